@@ -1,0 +1,95 @@
+# prof - a fast, perf-compatible Linux profiler toolkit.
+#
+#   make            build ./prof (-O2 -g)
+#   make test       install missing build/test packages, then run every test
+#   make asan       build ./prof-asan with AddressSanitizer + UBSan
+#   make fuzz       build the libFuzzer targets (clang) into fuzz/
+#   make install    install prof and its man page (PREFIX, DESTDIR)
+#   make bench      run the benchmarks in bench/ (slow; not part of test)
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+VERSION := 0.1.0
+
+CC ?= cc
+CLANG ?= clang
+PKGS := libelf libdw libzstd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -lzstd)
+
+WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wmissing-prototypes
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+LIBS := $(PKG_LIBS) -lm -lpthread
+
+# Everything but main.c goes into a library the tests and fuzzers link too.
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*/*.c src/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=build/%.o)
+MAIN_OBJ := build/src/main.o
+DEPS := $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
+
+all: prof
+
+prof: $(MAIN_OBJ) build/libprof.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+build/libprof.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/tests/%: tests/unit/%.c build/libprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< build/libprof.a $(LIBS) -lcmocka
+
+-include $(DEPS)
+
+# --- sanitizers -------------------------------------------------------------
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+asan: prof-asan
+prof-asan: $(LIB_SRC) src/main.c $(wildcard src/*/*.h)
+	$(CC) -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(ASAN_FLAGS) \
+		-o $@ $(LIB_SRC) src/main.c $(LIBS)
+
+# --- fuzzing ----------------------------------------------------------------
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+fuzz: fuzz/fuzz_reader
+fuzz/fuzz_reader: fuzz/fuzz_reader.c $(LIB_SRC) $(wildcard src/*/*.h)
+	$(CLANG) -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(FUZZ_FLAGS) \
+		-o $@ fuzz/fuzz_reader.c $(LIB_SRC) $(LIBS)
+
+# --- tests ------------------------------------------------------------------
+deps:
+	@scripts/install-deps
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+test: deps
+	@$(MAKE) --no-print-directory prof unit
+	@tests/run-all
+
+# --- install ----------------------------------------------------------------
+install: prof
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 prof $(DESTDIR)$(BINDIR)/prof
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/prof
+
+bench: prof
+	bench/run
+
+clean:
+	rm -rf build prof prof-asan fuzz/fuzz_reader
+
+.PHONY: all asan fuzz deps unit test install uninstall bench clean

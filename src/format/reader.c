@@ -1,0 +1,1173 @@
+/*
+ * reader.c - opens perf.data files and streams and delivers their records.
+ *
+ * Sources.  A regular file is mapped copy-on-write (so records of a file
+ * of the other byte order can be swapped in place) and records point into
+ * the mapping.  A pipe or FIFO is read in chunks into a window buffer;
+ * such records, and records decompressed from COMPRESSED payloads, are
+ * "transient": they are copied into the queue arena when they are queued.
+ *
+ * Ordering (perf's ordered_events): a record with a timestamp is appended
+ * to the queue; at each FINISHED_ROUND the queue is sorted (by time, then
+ * arrival) and everything with time <= the round limit is delivered, then
+ * the limit becomes the largest timestamp seen so far.  The limit starts at
+ * 0, so the first round delivers nothing.  At the end all is delivered.
+ * Records older than the last delivered one are counted as out of order
+ * and still delivered in sorted position at the next flush.
+ *
+ * Memory for transient records: two arenas.  Queued records are copied into
+ * the current one; after a flush, what remains queued is copied into the
+ * other, and the current one is reset.  So memory is one round of records.
+ */
+#include "reader.h"
+#include "swap.h"
+#include "feature.h"
+#include "../util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+/* A queued record. */
+struct qent {
+	u64 time;
+	u64 seq;		/* arrival order, breaks ties */
+	const struct pd_header *hdr;
+	u64 file_offset;
+	struct pd_evsel *evsel;
+	int compressed;
+};
+
+/* id -> evsel hash table entry (open addressing, id 0 never stored). */
+struct id_slot {
+	u64 id;
+	struct pd_evsel *evsel;
+};
+
+struct pd_id_map {
+	struct id_slot *slots;
+	u64 mask;		/* capacity - 1, capacity a power of two */
+	u64 used;
+};
+
+struct pd_internal {
+	/* ordered queue */
+	struct qent *q;
+	u64 q_len, q_cap;
+	u64 q_sorted;		/* q[0..q_sorted) is sorted */
+	struct qent *q_tmp;	/* merge scratch */
+	u64 q_tmp_cap;
+	u64 seq;
+	u64 next_flush;		/* round limit */
+	u64 last_flush;		/* time of the last delivered queued record */
+	u64 max_time;
+	int ordered;
+	struct arena rec_arena[2];	/* copies of transient queued records */
+	int cur_arena;
+
+	/* pipe window */
+	u8 *win;
+	u64 win_size, win_cap;	/* bytes in window, capacity */
+	u64 win_start;		/* stream offset of win[0] */
+	u64 win_pos;		/* read position inside win */
+	int eof;
+
+	/* decompression */
+	ZSTD_DCtx *zstd;
+	u8 *dbuf;		/* decompressed bytes not yet parsed */
+	u64 dbuf_len, dbuf_cap;
+
+	const struct pd_ops *ops;
+	void *ctx;
+	int stop;		/* callback's non-zero return */
+};
+
+/* ---------------------------------------------------------------- ids --- */
+
+static u64 hash_id(u64 id)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return id;
+}
+
+static void id_map_insert(struct pd_file *f, u64 id, struct pd_evsel *evsel)
+{
+	struct pd_id_map *m = f->ids;
+
+	if (!m) {
+		m = f->ids = arena_zalloc(&f->arena, sizeof(*m));
+		m->mask = 63;
+		m->slots = xcalloc(64, sizeof(*m->slots));
+	}
+	if ((m->used + 1) * 2 > m->mask + 1) {
+		struct id_slot *old = m->slots;
+		u64 oldcap = m->mask + 1;
+
+		m->mask = oldcap * 2 - 1;
+		m->slots = xcalloc(oldcap * 2, sizeof(*m->slots));
+		m->used = 0;
+		for (u64 i = 0; i < oldcap; i++) {
+			if (old[i].evsel) {
+				u64 h = hash_id(old[i].id) & m->mask;
+
+				while (m->slots[h].evsel)
+					h = (h + 1) & m->mask;
+				m->slots[h] = old[i];
+				m->used++;
+			}
+		}
+		free(old);
+	}
+	u64 h = hash_id(id) & m->mask;
+	while (m->slots[h].evsel) {
+		if (m->slots[h].id == id)
+			return;		/* first attr wins, as in perf */
+		h = (h + 1) & m->mask;
+	}
+	m->slots[h].id = id;
+	m->slots[h].evsel = evsel;
+	m->used++;
+}
+
+struct pd_evsel *pd_evsel_by_id(const struct pd_file *f, u64 id)
+{
+	const struct pd_id_map *m = f->ids;
+
+	if (!m)
+		return NULL;
+	u64 h = hash_id(id) & m->mask;
+	while (m->slots[h].evsel) {
+		if (m->slots[h].id == id)
+			return m->slots[h].evsel;
+		h = (h + 1) & m->mask;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------- evsels --- */
+
+/* Position of the id in a sample (u64 index) and from the end of a trailer. */
+static void evsel_setup(struct pd_evsel *e)
+{
+	u64 st = e->attr.sample_type;
+	int n;
+
+	e->id_pos = -1;
+	e->is_pos = -1;
+	if (st & PD_SAMPLE_IDENTIFIER) {
+		e->id_pos = 0;
+		e->is_pos = 1;
+	} else if (st & PD_SAMPLE_ID) {
+		n = 0;
+		n += !!(st & PD_SAMPLE_IP);
+		n += !!(st & PD_SAMPLE_TID);
+		n += !!(st & PD_SAMPLE_TIME);
+		n += !!(st & PD_SAMPLE_ADDR);
+		e->id_pos = n;
+		n = 1;
+		n += !!(st & PD_SAMPLE_CPU);
+		n += !!(st & PD_SAMPLE_STREAM_ID);
+		e->is_pos = n;
+	}
+	n = 0;
+	if (PD_ATTR_FLAG(&e->attr, PD_ATTR_SAMPLE_ID_ALL)) {
+		n += !!(st & PD_SAMPLE_TID);
+		n += !!(st & PD_SAMPLE_TIME);
+		n += !!(st & PD_SAMPLE_ID);
+		n += !!(st & PD_SAMPLE_STREAM_ID);
+		n += !!(st & PD_SAMPLE_CPU);
+		n += !!(st & PD_SAMPLE_IDENTIFIER);
+	}
+	e->trailer_size = (u16)(n * 8);
+}
+
+/*
+ * Adds an evsel from attr bytes (file order) of length avail, and its ids.
+ * Returns the evsel or NULL after an error.
+ */
+static struct pd_evsel *add_evsel(struct pd_file *f, const u8 *attr_bytes, u64 avail,
+				  u64 offset)
+{
+	struct pd_evsel *e;
+	u32 size;
+
+	if (avail < 8)
+		return error("%s: truncated event attribute at offset %#llx", f->path,
+			     (unsigned long long)offset), NULL;
+	size = pd_get32(attr_bytes + 4);
+	if (f->needs_swap)
+		size = __builtin_bswap32(size);
+	if (size == 0)
+		size = PD_ATTR_VER0_SIZE;
+	if (size < PD_ATTR_VER0_SIZE || size > avail)
+		return error("%s: bad event attribute size %u at offset %#llx", f->path,
+			     size, (unsigned long long)offset), NULL;
+	if (f->nr_evsel >= 65536)
+		return error("%s: too many event attributes at offset %#llx", f->path,
+			     (unsigned long long)offset), NULL;
+	if ((f->nr_evsel & (f->nr_evsel - 1)) == 0) {
+		u32 cap = f->nr_evsel ? f->nr_evsel * 2 : 4;
+		struct pd_evsel *n = xcalloc(cap, sizeof(*n));
+
+		if (f->nr_evsel) {
+			memcpy(n, f->evsel, f->nr_evsel * sizeof(*n));
+			/* the id map points at evsels: rebuild it */
+			if (f->ids) {
+				struct pd_id_map *m = f->ids;
+
+				for (u64 i = 0; i <= m->mask; i++)
+					if (m->slots[i].evsel)
+						m->slots[i].evsel = n + (m->slots[i].evsel - f->evsel);
+			}
+		}
+		free(f->evsel);
+		f->evsel = n;
+	}
+	e = &f->evsel[f->nr_evsel];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr_bytes, size < PD_ATTR_MAX_SIZE ? size : PD_ATTR_MAX_SIZE);
+	if (f->needs_swap)
+		pd_swap_attr(&e->attr);
+	e->disk_attr_size = size;
+	e->attr.size = size;
+	e->idx = f->nr_evsel++;
+	evsel_setup(e);
+	if (e->idx == 0) {
+		f->sample_id_all = PD_ATTR_FLAG(&e->attr, PD_ATTR_SAMPLE_ID_ALL);
+		f->id_hdr_size = e->trailer_size;
+	}
+	return e;
+}
+
+/* Records the nr ids at p (file order) for evsel e. */
+static void add_ids(struct pd_file *f, struct pd_evsel *e, const u8 *p, u64 nr)
+{
+	e->ids = arena_alloc(&f->arena, (nr ? nr : 1) * sizeof(u64));
+	e->nr_ids = (u32)nr;
+	for (u64 i = 0; i < nr; i++) {
+		u64 id = pd_get64(p + i * 8);
+
+		if (f->needs_swap)
+			id = __builtin_bswap64(id);
+		e->ids[i] = id;
+		id_map_insert(f, id, e);
+	}
+}
+
+/* ----------------------------------------------------------- the header --- */
+
+static int in_file(const struct pd_file *f, u64 off, u64 size)
+{
+	return off <= f->size && size <= f->size - off;
+}
+
+static u64 hdr64(const struct pd_file *f, u64 off)
+{
+	u64 v = pd_get64(f->map + off);
+
+	return f->needs_swap ? __builtin_bswap64(v) : v;
+}
+
+static int read_features(struct pd_file *f)
+{
+	u64 table = f->data_offset + f->data_size;
+	u64 n = 0;
+
+	for (unsigned bit = 0; bit < PD_FEAT_BITS; bit++) {
+		u64 off, size;
+
+		if (!(f->features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		if (!in_file(f, table + n * 16, 16)) {
+			warning("%s: feature table entry for %s at offset %#llx is past the end of the file",
+				f->path, pd_feature_name(bit) ? pd_feature_name(bit) : "feature",
+				(unsigned long long)(table + n * 16));
+			return 0;
+		}
+		off = hdr64(f, table + n * 16);
+		size = hdr64(f, table + n * 16 + 8);
+		n++;
+		if (!in_file(f, off, size)) {
+			warning("%s: feature %s section at offset %#llx size %#llx is past the end of the file",
+				f->path, pd_feature_name(bit) ? pd_feature_name(bit) : "?",
+				(unsigned long long)off, (unsigned long long)size);
+			continue;
+		}
+		f->feat_data[bit] = f->map + off;
+		f->feat_size[bit] = size;
+		f->feat_offset[bit] = off;
+	}
+	return 0;
+}
+
+/* Sets f->features from the bitmap at offset 72, undoing a foreign order. */
+static void read_feature_bitmap(struct pd_file *f)
+{
+	const u8 *p = f->map + 72;
+
+	for (int i = 0; i < 4; i++)
+		f->features[i] = pd_get64(p + i * 8);
+	if (!f->needs_swap)
+		return;
+	/* as perf: swap 64-bit words; if HOSTNAME is not set, the writer was
+	 * 32-bit: swap 32-bit words instead; failing that, assume BUILD_ID */
+	u64 w[4];
+	for (int i = 0; i < 4; i++)
+		w[i] = __builtin_bswap64(f->features[i]);
+	if (w[0] >> PD_FEAT_HOSTNAME & 1) {
+		memcpy(f->features, w, sizeof(w));
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		u32 lo = __builtin_bswap32(pd_get32(p + i * 8));
+		u32 hi = __builtin_bswap32(pd_get32(p + i * 8 + 4));
+
+		w[i] = (u64)hi << 32 | lo;
+	}
+	if (w[0] >> PD_FEAT_HOSTNAME & 1) {
+		memcpy(f->features, w, sizeof(w));
+		return;
+	}
+	memset(f->features, 0, sizeof(f->features));
+	f->features[0] = 1ULL << PD_FEAT_BUILD_ID;
+}
+
+static int read_file_header(struct pd_file *f)
+{
+	u64 nr_attrs;
+
+	if (f->size < 72)
+		return error("%s: file too small for a perf.data header (%llu bytes) at offset 0x0",
+			     f->path, (unsigned long long)f->size);
+	f->header_size = hdr64(f, 8);
+	f->attr_size = hdr64(f, 16);
+	f->attrs_offset = hdr64(f, 24);
+	f->attrs_size = hdr64(f, 32);
+	f->data_offset = hdr64(f, 40);
+	f->data_size = hdr64(f, 48);
+	if (f->header_size != PD_FILE_HEADER_SIZE && f->header_size != 72)
+		return error("%s: bad header size %llu at offset 0x8", f->path,
+			     (unsigned long long)f->header_size);
+	if (f->header_size == PD_FILE_HEADER_SIZE) {
+		if (f->size < PD_FILE_HEADER_SIZE)
+			return error("%s: file too small for a perf.data header (%llu bytes) at offset 0x0",
+				     f->path, (unsigned long long)f->size);
+		read_feature_bitmap(f);
+	}
+	if (f->attr_size == 0)
+		return error("%s: attr size is 0 at offset 0x10", f->path);
+	if (f->attr_size < PD_ATTR_VER0_SIZE + 16 || f->attr_size > 4096)
+		return error("%s: bad attr size %llu at offset 0x10", f->path,
+			     (unsigned long long)f->attr_size);
+	if (!in_file(f, f->attrs_offset, f->attrs_size))
+		return error("%s: attr section (offset %#llx, size %#llx) is past the end of the file at offset 0x18",
+			     f->path, (unsigned long long)f->attrs_offset,
+			     (unsigned long long)f->attrs_size);
+	if (f->data_offset < f->header_size || f->data_offset > f->size)
+		return error("%s: bad data offset %#llx at offset 0x28", f->path,
+			     (unsigned long long)f->data_offset);
+	if (f->data_size == 0) {
+		warning("%s: the data size field is 0: was 'perf record' properly terminated? reading to the end of the file",
+			f->path);
+		f->data_size_was_zero = 1;
+		f->data_size = f->size - f->data_offset;
+		memset(f->features, 0, sizeof(f->features));
+	} else if (!in_file(f, f->data_offset, f->data_size)) {
+		return error("%s: data section (offset %#llx, size %#llx) is past the end of the file at offset 0x28",
+			     f->path, (unsigned long long)f->data_offset,
+			     (unsigned long long)f->data_size);
+	}
+	if (f->attrs_size && f->attrs_offset < f->header_size)
+		return error("%s: attr section overlaps the header at offset 0x18", f->path);
+	if (f->attrs_size && f->attrs_offset < f->data_offset + f->data_size &&
+	    f->data_offset < f->attrs_offset + f->attrs_size && f->data_size)
+		return error("%s: attr section overlaps the data section at offset 0x18", f->path);
+
+	nr_attrs = f->attrs_size / f->attr_size;
+	if (nr_attrs == 0)
+		return error("%s: no event attributes at offset %#llx", f->path,
+			     (unsigned long long)f->attrs_offset);
+	for (u64 i = 0; i < nr_attrs; i++) {
+		u64 off = f->attrs_offset + i * f->attr_size;
+		struct pd_evsel *e = add_evsel(f, f->map + off, f->attr_size - 16, off);
+		u64 ids_off, ids_size;
+
+		if (!e)
+			return -1;
+		ids_off = hdr64(f, off + f->attr_size - 16);
+		ids_size = hdr64(f, off + f->attr_size - 8);
+		if (!in_file(f, ids_off, ids_size))
+			return error("%s: id array (offset %#llx, size %#llx) of attr %llu is past the end of the file at offset %#llx",
+				     f->path, (unsigned long long)ids_off,
+				     (unsigned long long)ids_size, (unsigned long long)i,
+				     (unsigned long long)(off + f->attr_size - 16));
+		add_ids(f, e, f->map + ids_off, ids_size / 8);
+	}
+	if (read_features(f))
+		return -1;
+	return pd_feature_apply_event_desc(f);
+}
+
+/* ------------------------------------------------------------ open/close --- */
+
+int pd_open(struct pd_file *f, const char *path, int flags)
+{
+	struct stat st;
+	u64 magic;
+
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->flags = flags;
+	f->fd = -1;
+	arena_init(&f->arena, 64 << 10);
+	f->in = xcalloc(1, sizeof(*f->in));
+	arena_init(&f->in->rec_arena[0], 1 << 20);
+	arena_init(&f->in->rec_arena[1], 1 << 20);
+
+	if (!strcmp(path, "-")) {
+		f->fd = 0;
+	} else {
+		f->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0)
+			return error("%s: cannot open: %s", path, strerror(errno));
+	}
+	if (fstat(f->fd, &st))
+		return error("%s: cannot stat: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return error("%s: is a directory", path);
+	if (S_ISREG(st.st_mode)) {
+		f->size = (u64)st.st_size;
+		if (f->size < 16)
+			return error("%s: file too small for a perf.data header (%llu bytes) at offset 0x0",
+				     path, (unsigned long long)f->size);
+		f->map = mmap(NULL, f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+		if (f->map == MAP_FAILED) {
+			f->map = NULL;
+			return error("%s: cannot map: %s", path, strerror(errno));
+		}
+		madvise(f->map, f->size, MADV_SEQUENTIAL | MADV_WILLNEED);
+		magic = pd_get64(f->map);
+		if (magic == PD_MAGIC_SWAPPED)
+			f->needs_swap = 1;
+		else if (magic != PD_MAGIC)
+			return error("%s: not a perf.data file (bad magic) at offset 0x0", path);
+		if (hdr64(f, 8) == PD_PIPE_HEADER_SIZE) {
+			f->pipe_mode = 1;
+			f->data_offset = PD_PIPE_HEADER_SIZE;
+			f->data_size = f->size - PD_PIPE_HEADER_SIZE;
+			f->header_size = PD_PIPE_HEADER_SIZE;
+			return 0;
+		}
+		return read_file_header(f);
+	}
+	/* a pipe, FIFO or character device: stream mode */
+	struct pd_internal *in = f->in;
+	u8 hdr[16];
+	u64 got = 0;
+
+	while (got < sizeof(hdr)) {
+		ssize_t n = read(f->fd, hdr + got, sizeof(hdr) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("%s: read error: %s at offset %#llx", path, strerror(errno),
+				     (unsigned long long)got);
+		if (n == 0)
+			return error("%s: stream too short for a perf.data header (%llu bytes) at offset 0x0",
+				     path, (unsigned long long)got);
+		got += (u64)n;
+	}
+	magic = pd_get64(hdr);
+	if (magic == PD_MAGIC_SWAPPED)
+		f->needs_swap = 1;
+	else if (magic != PD_MAGIC)
+		return error("%s: not a perf.data stream (bad magic) at offset 0x0", path);
+	u64 hsize = pd_get64(hdr + 8);
+	if (f->needs_swap)
+		hsize = __builtin_bswap64(hsize);
+	if (hsize != PD_PIPE_HEADER_SIZE)
+		return error("%s: a file-mode perf.data cannot be read from a pipe (header size %llu) at offset 0x8",
+			     path, (unsigned long long)hsize);
+	f->pipe_mode = 1;
+	f->header_size = PD_PIPE_HEADER_SIZE;
+	f->data_offset = PD_PIPE_HEADER_SIZE;
+	in->win_start = PD_PIPE_HEADER_SIZE;
+	return 0;
+}
+
+void pd_close(struct pd_file *f)
+{
+	struct pd_internal *in = f->in;
+
+	if (in) {
+		free(in->q);
+		free(in->q_tmp);
+		arena_free(&in->rec_arena[0]);
+		arena_free(&in->rec_arena[1]);
+		free(in->win);
+		free(in->dbuf);
+		if (in->zstd)
+			ZSTD_freeDCtx(in->zstd);
+		free(in);
+	}
+	if (f->ids) {
+		free(f->ids->slots);
+	}
+	free(f->evsel);
+	if (f->map)
+		munmap(f->map, f->size);
+	if (f->fd > 0)
+		close(f->fd);
+	arena_free(&f->arena);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+int pd_has_feature(const struct pd_file *f, unsigned feat)
+{
+	if (feat >= PD_FEAT_BITS)
+		return 0;
+	return f->feat_data[feat] != NULL ||
+	       (!f->pipe_mode && (f->features[feat / 64] >> (feat % 64) & 1));
+}
+
+/* ------------------------------------------------------------- ordering --- */
+
+static int deliver(struct pd_file *f, const struct pd_header *hdr, u64 offset, u64 time,
+		   struct pd_evsel *evsel, int compressed, const void *payload, u64 payload_size)
+{
+	struct pd_internal *in = f->in;
+	struct pd_event ev = {
+		.hdr = hdr, .file_offset = offset, .time = time, .evsel = evsel,
+		.payload = payload, .payload_size = payload_size, .compressed = compressed,
+	};
+
+	if (hdr->type == PD_REC_SAMPLE && evsel)
+		evsel->nr_samples++;
+	if (in->stop || !in->ops || !in->ops->record)
+		return in->stop;
+	in->stop = in->ops->record(in->ctx, f, &ev);
+	return in->stop;
+}
+
+static int qent_cmp(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorts the queue: the unsorted tail is sorted, then merged with the head. */
+static void queue_sort(struct pd_internal *in)
+{
+	u64 n_new = in->q_len - in->q_sorted;
+	struct qent *tail = in->q + in->q_sorted;
+	int sorted = 1;
+
+	for (u64 i = 1; i < n_new; i++) {
+		if (tail[i].time < tail[i - 1].time) {
+			sorted = 0;
+			break;
+		}
+	}
+	if (!sorted)
+		qsort(tail, n_new, sizeof(*tail), qent_cmp);
+	if (in->q_sorted && n_new && tail[0].time < in->q[in->q_sorted - 1].time) {
+		/* merge head [0, q_sorted) with tail */
+		if (in->q_tmp_cap < in->q_sorted) {
+			free(in->q_tmp);
+			in->q_tmp_cap = in->q_sorted;
+			in->q_tmp = xmalloc(in->q_tmp_cap * sizeof(*in->q_tmp));
+		}
+		memcpy(in->q_tmp, in->q, in->q_sorted * sizeof(*in->q));
+		u64 i = 0, j = 0, k = 0;
+		while (i < in->q_sorted && j < n_new) {
+			if (qent_cmp(&in->q_tmp[i], &tail[j]) <= 0)
+				in->q[k++] = in->q_tmp[i++];
+			else
+				in->q[k++] = tail[j++];
+		}
+		while (i < in->q_sorted)
+			in->q[k++] = in->q_tmp[i++];
+		/* the rest of tail is already in place */
+	}
+	in->q_sorted = in->q_len;
+}
+
+/*
+ * Delivers queued records with time <= limit.  What stays queued and lives
+ * in the current record arena is moved to the other arena.
+ */
+static int queue_flush(struct pd_file *f, u64 limit)
+{
+	struct pd_internal *in = f->in;
+	u64 i;
+
+	queue_sort(in);
+	for (i = 0; i < in->q_len && in->q[i].time <= limit; i++) {
+		struct qent *e = &in->q[i];
+
+		in->last_flush = e->time;
+		if (deliver(f, e->hdr, e->file_offset, e->time, e->evsel, e->compressed, NULL, 0)) {
+			i++;
+			break;
+		}
+	}
+	memmove(in->q, in->q + i, (in->q_len - i) * sizeof(*in->q));
+	in->q_len -= i;
+	in->q_sorted = in->q_len;
+	/* compact transient records */
+	struct arena *cur = &in->rec_arena[in->cur_arena];
+	struct arena *other = &in->rec_arena[!in->cur_arena];
+	if (cur->used_bytes == 0)
+		return in->stop;
+	arena_reset(other);
+	for (u64 k = 0; k < in->q_len; k++) {
+		struct qent *e = &in->q[k];
+
+		if (e->compressed || f->map == NULL)
+			e->hdr = arena_memdup(other, e->hdr, e->hdr->size);
+	}
+	arena_reset(cur);
+	in->cur_arena = !in->cur_arena;
+	return in->stop;
+}
+
+static void queue_push(struct pd_file *f, const struct pd_header *hdr, u64 offset, u64 time,
+		       struct pd_evsel *evsel, int transient, int compressed)
+{
+	struct pd_internal *in = f->in;
+	struct qent *e;
+
+	if (in->q_len == in->q_cap) {
+		in->q_cap = in->q_cap ? in->q_cap * 2 : 4096;
+		in->q = xrealloc(in->q, in->q_cap * sizeof(*in->q));
+	}
+	if (time < in->last_flush)
+		f->stats.nr_out_of_order++;
+	if (time > in->max_time)
+		in->max_time = time;
+	if (transient)
+		hdr = arena_memdup(&in->rec_arena[in->cur_arena], hdr, hdr->size);
+	e = &in->q[in->q_len++];
+	e->time = time;
+	e->seq = in->seq++;
+	e->hdr = hdr;
+	e->file_offset = offset;
+	e->evsel = evsel;
+	e->compressed = compressed;
+}
+
+/* ------------------------------------------------------ record handling --- */
+
+static void count_type(struct pd_file *f, u32 type)
+{
+	struct pd_stats *s = &f->stats;
+
+	s->nr_events++;
+	if (type < PD_NR_COUNTED_TYPES) {
+		s->nr_by_type[type]++;
+		return;
+	}
+	for (u32 i = 0; i < s->nr_other_types; i++) {
+		if (s->other_types[i].type == type) {
+			s->other_types[i].count++;
+			return;
+		}
+	}
+	if (s->nr_other_types < sizeof(s->other_types) / sizeof(s->other_types[0])) {
+		s->other_types[s->nr_other_types].type = type;
+		s->other_types[s->nr_other_types].count = 1;
+		s->nr_other_types++;
+	}
+}
+
+static int type_is_known(u32 type)
+{
+	return type < PD_REC_KERNEL_MAX || (type >= PD_REC_USER_START && type < PD_REC_MAX_KNOWN);
+}
+
+/* The evsel of a kernel record and its timestamp.  Returns -1 if the
+ * sample's id is unknown (the record is then dropped). */
+static int classify(struct pd_file *f, const struct pd_header *hdr, struct pd_evsel **evselp,
+		    u64 *timep)
+{
+	struct pd_evsel *e = f->nr_evsel ? &f->evsel[0] : NULL;
+	const u8 *p = (const u8 *)hdr;
+	u64 size = hdr->size;
+
+	*timep = PD_NO_TIME;
+	*evselp = e;
+	if (!e)
+		return 0;
+	if (hdr->type == PD_REC_SAMPLE) {
+		u64 st;
+
+		if (e->id_pos >= 0 && f->nr_evsel > 1) {
+			u64 off = 8 + (u64)e->id_pos * 8;
+
+			if (off + 8 > size)
+				return 0;	/* pd_parse_sample reports it */
+			u64 id = pd_get64(p + off);
+			struct pd_evsel *by_id = id ? pd_evsel_by_id(f, id) : e;
+
+			if (!by_id) {
+				f->stats.nr_unknown_id++;
+				*evselp = NULL;
+				return -1;
+			}
+			e = by_id;
+			*evselp = e;
+		}
+		st = e->attr.sample_type;
+		if (st & PD_SAMPLE_TIME) {
+			u64 off = 8;
+
+			off += (st & PD_SAMPLE_IDENTIFIER) ? 8 : 0;
+			off += (st & PD_SAMPLE_IP) ? 8 : 0;
+			off += (st & PD_SAMPLE_TID) ? 8 : 0;
+			if (off + 8 <= size)
+				*timep = pd_get64(p + off);
+		}
+		return 0;
+	}
+	if (!f->sample_id_all || size < 8 + (u64)e->trailer_size)
+		return 0;
+	if (e->is_pos >= 0 && f->nr_evsel > 1) {
+		u64 id = pd_get64(p + size - (u64)e->is_pos * 8);
+		struct pd_evsel *by_id = id ? pd_evsel_by_id(f, id) : e;
+
+		if (by_id)
+			e = by_id;
+		*evselp = e;
+	}
+	u64 st = e->attr.sample_type;
+	if ((st & PD_SAMPLE_TIME) && size >= 8 + (u64)e->trailer_size) {
+		u64 off = size - e->trailer_size;
+
+		off += (st & PD_SAMPLE_TID) ? 8 : 0;
+		*timep = pd_get64(p + off);
+	}
+	return 0;
+}
+
+static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 offset,
+			 int transient, int compressed, const void *payload, u64 payload_size);
+static void read_header_at(const struct pd_file *f, const u8 *p, struct pd_header *h);
+
+/* Feeds a COMPRESSED payload through the stream's one zstd context and
+ * handles every whole record that comes out. */
+static int decompress(struct pd_file *f, const u8 *src, u64 len, u64 offset)
+{
+	struct pd_internal *in = f->in;
+	ZSTD_inBuffer zin = { src, len, 0 };
+
+	if (!in->zstd) {
+		in->zstd = ZSTD_createDCtx();
+		if (!in->zstd)
+			die("out of memory creating a zstd context");
+	}
+	if (!in->dbuf) {
+		in->dbuf_cap = 1 << 20;
+		in->dbuf = xmalloc(in->dbuf_cap);
+	}
+	do {
+		ZSTD_outBuffer zout = { in->dbuf + in->dbuf_len, in->dbuf_cap - in->dbuf_len, 0 };
+		size_t r = ZSTD_decompressStream(in->zstd, &zout, &zin);
+
+		if (ZSTD_isError(r))
+			return error("%s: bad zstd data (%s) in compressed record at offset %#llx",
+				     f->path, ZSTD_getErrorName(r), (unsigned long long)offset);
+		in->dbuf_len += zout.pos;
+		f->stats.decompressed_bytes += zout.pos;
+
+		u64 pos = 0;
+		while (in->dbuf_len - pos >= 8) {
+			struct pd_header h;
+
+			read_header_at(f, in->dbuf + pos, &h);
+			if (h.size < 8)
+				return error("%s: bad record size %u in compressed data of the record at offset %#llx",
+					     f->path, h.size, (unsigned long long)offset);
+			if (h.size > in->dbuf_len - pos)
+				break;
+			if (h.type == PD_REC_COMPRESSED || h.type == PD_REC_COMPRESSED2)
+				return error("%s: nested compressed record in the record at offset %#llx",
+					     f->path, (unsigned long long)offset);
+			memcpy(in->dbuf + pos, &h, 8);
+			if (handle_record(f, (struct pd_header *)(in->dbuf + pos), offset, 1, 1, NULL, 0))
+				return -1;
+			if (in->stop)
+				return 0;
+			pos += h.size;
+		}
+		memmove(in->dbuf, in->dbuf + pos, in->dbuf_len - pos);
+		in->dbuf_len -= pos;
+		if (zout.pos == 0 && zin.pos == zin.size)
+			break;
+	} while (zin.pos < zin.size || in->dbuf_len == in->dbuf_cap);
+	return 0;
+}
+
+/* HEADER_ATTR in a stream: attr bytes, then u64 ids to the end. */
+static int stream_attr(struct pd_file *f, const struct pd_header *hdr, u64 offset)
+{
+	const u8 *p = (const u8 *)hdr + 8;
+	u64 avail = hdr->size - 8;
+	struct pd_evsel *e = add_evsel(f, p, avail, offset + 8);
+
+	if (!e)
+		return -1;
+	add_ids(f, e, p + e->disk_attr_size, (avail - e->disk_attr_size) / 8);
+	/* ids may have been added to an earlier attr's table: recompute */
+	f->sample_id_all = PD_ATTR_FLAG(&f->evsel[0].attr, PD_ATTR_SAMPLE_ID_ALL);
+	f->id_hdr_size = f->evsel[0].trailer_size;
+	return 0;
+}
+
+static int stream_feature(struct pd_file *f, const struct pd_header *hdr, u64 offset)
+{
+	u64 feat;
+
+	if (hdr->size < 16)
+		return error("%s: feature record too short (%u bytes) at offset %#llx", f->path,
+			     hdr->size, (unsigned long long)offset);
+	feat = pd_get64((const u8 *)hdr + 8);
+	if (feat >= PD_FEAT_BITS) {
+		warning("%s: ignoring feature record with bad id %llu at offset %#llx",
+				f->path, (unsigned long long)feat, (unsigned long long)offset);
+		return 0;
+	}
+	if (feat == PD_FEAT_PIPE_END_61 && hdr->size == 16)
+		return 0;	/* perf 6.1's end-of-features marker */
+	f->feat_data[feat] = arena_memdup(&f->arena, (const u8 *)hdr + 16, hdr->size - 16);
+	f->feat_size[feat] = hdr->size - 16;
+	f->feat_offset[feat] = offset + 16;
+	f->features[feat / 64] |= 1ULL << (feat % 64);
+	if (feat == PD_FEAT_EVENT_DESC)
+		return pd_feature_apply_event_desc(f);
+	return 0;
+}
+
+/* EVENT_UPDATE kind 2 (name): u64 kind, u64 id, NUL-terminated name. */
+static void event_update(struct pd_file *f, const struct pd_header *hdr)
+{
+	const u8 *p = (const u8 *)hdr;
+	struct pd_evsel *e;
+
+	if (hdr->size < 24 || pd_get64(p + 8) != 2)
+		return;
+	e = pd_evsel_by_id(f, pd_get64(p + 16));
+	if (e)
+		e->name = arena_strndup(&f->arena, (const char *)p + 24, hdr->size - 24);
+}
+
+/*
+ * Handles one record (already in host order): counts it, applies what it
+ * says about the file (attrs, features, names), delivers or queues it.
+ * transient: the record's memory is reused after this call.
+ */
+static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 offset,
+			 int transient, int compressed, const void *payload, u64 payload_size)
+{
+	struct pd_internal *in = f->in;
+	u32 type = hdr->type;
+
+	if (f->needs_swap && pd_swap_record(f, (struct pd_header *)hdr))
+		return error("%s: cannot byte-swap record of type %u at offset %#llx", f->path,
+			     type, (unsigned long long)offset);
+	count_type(f, type);
+	if (!type_is_known(type)) {
+		f->stats.nr_unknown++;
+		return deliver(f, hdr, offset, PD_NO_TIME, NULL, compressed, NULL, 0) < 0 ? -1 : 0;
+	}
+	if (type >= PD_REC_USER_START) {
+		int ret = 0;
+
+		switch (type) {
+		case PD_REC_HEADER_ATTR:
+			ret = stream_attr(f, hdr, offset);
+			break;
+		case PD_REC_HEADER_FEATURE:
+			ret = stream_feature(f, hdr, offset);
+			break;
+		case PD_REC_EVENT_UPDATE:
+			event_update(f, hdr);
+			break;
+		case PD_REC_HEADER_TRACING_DATA:
+			if (payload && !f->feat_data[PD_FEAT_TRACING_DATA]) {
+				f->feat_data[PD_FEAT_TRACING_DATA] = transient ?
+					arena_memdup(&f->arena, payload, payload_size) : payload;
+				f->feat_size[PD_FEAT_TRACING_DATA] = payload_size;
+				f->feat_offset[PD_FEAT_TRACING_DATA] = offset + hdr->size;
+			}
+			break;
+		case PD_REC_COMPRESSED:
+		case PD_REC_COMPRESSED2:
+			if (compressed)
+				return error("%s: nested compressed record at offset %#llx", f->path,
+					     (unsigned long long)offset);
+			break;
+		default:
+			break;
+		}
+		if (ret)
+			return -1;
+		if (deliver(f, hdr, offset, PD_NO_TIME, NULL, compressed, payload, payload_size) < 0)
+			return -1;
+		if (in->stop)
+			return 0;
+		if (type == PD_REC_COMPRESSED) {
+			return decompress(f, (const u8 *)hdr + 8, hdr->size - 8, offset);
+		} else if (type == PD_REC_COMPRESSED2) {
+			u64 dsize = hdr->size >= 16 ? pd_get64((const u8 *)hdr + 8) : (u64)-1;
+
+			if (dsize > (u64)hdr->size - 16)
+				return error("%s: compressed data size %llu exceeds its record at offset %#llx",
+					     f->path, (unsigned long long)dsize, (unsigned long long)offset);
+			return decompress(f, (const u8 *)hdr + 16, dsize, offset);
+		} else if (type == PD_REC_FINISHED_ROUND && in->ordered) {
+			f->stats.nr_rounds++;
+			if (queue_flush(f, in->next_flush) < 0)
+				return -1;
+			in->next_flush = in->max_time;
+		}
+		return 0;
+	}
+
+	/* kernel record */
+	struct pd_evsel *evsel;
+	u64 time;
+
+	if (classify(f, hdr, &evsel, &time))
+		return 0;	/* sample with an unknown id: dropped, counted */
+	if (type == PD_REC_LOST && hdr->size >= 24) {
+		f->stats.total_lost += pd_get64((const u8 *)hdr + 16);
+	} else if (type == PD_REC_LOST_SAMPLES && hdr->size >= 16) {
+		u64 lost = pd_get64((const u8 *)hdr + 8);
+
+		f->stats.total_lost_samples += lost;
+		if (evsel)
+			evsel->nr_lost_samples += lost;
+	}
+	if (!in->ordered || time == 0 || time == PD_NO_TIME)
+		return deliver(f, hdr, offset, time, evsel, compressed, NULL, 0) < 0 ? -1 : 0;
+	queue_push(f, hdr, offset, time, evsel, transient, compressed);
+	return 0;
+}
+
+/* Size of the bytes that follow a record outside its header.size. */
+static int extra_payload(struct pd_file *f, const struct pd_header *hdr, u64 offset, u64 *extra)
+{
+	const u8 *p = (const u8 *)hdr;
+	u64 v;
+
+	*extra = 0;
+	if (hdr->type == PD_REC_AUXTRACE && hdr->size >= 16) {
+		v = pd_get64(p + 8);
+		if (f->needs_swap)
+			v = __builtin_bswap64(v);
+		*extra = v;
+	} else if (hdr->type == PD_REC_HEADER_TRACING_DATA && hdr->size >= 12) {
+		u32 s = pd_get32(p + 8);
+
+		if (f->needs_swap)
+			s = __builtin_bswap32(s);
+		*extra = ((u64)s + 7) & ~7ULL;
+	}
+	(void)offset;
+	return 0;
+}
+
+/* Loads the record header at p into h in host order. */
+static void read_header_at(const struct pd_file *f, const u8 *p, struct pd_header *h)
+{
+	memcpy(h, p, sizeof(*h));
+	if (f->needs_swap) {
+		h->type = __builtin_bswap32(h->type);
+		h->misc = __builtin_bswap16(h->misc);
+		h->size = __builtin_bswap16(h->size);
+	}
+}
+
+/* The records of a mapped file (file mode, or a stream saved to a file). */
+static int process_mapped(struct pd_file *f)
+{
+	u64 pos = f->data_offset;
+	u64 end = f->data_offset + f->data_size;
+
+	while (pos < end && !f->in->stop) {
+		struct pd_header h;
+		u64 extra;
+
+		if (end - pos < 8) {
+			if (f->pipe_mode || f->data_size_was_zero) {
+				warning("%s: ignoring %llu trailing bytes at offset %#llx: too short for a record",
+					f->path, (unsigned long long)(end - pos), (unsigned long long)pos);
+				break;
+			}
+			return error("%s: truncated record header at offset %#llx", f->path,
+				     (unsigned long long)pos);
+		}
+		read_header_at(f, f->map + pos, &h);
+		if (h.size < 8)
+			return error("%s: bad record size %u at offset %#llx", f->path, h.size,
+				     (unsigned long long)pos);
+		if (h.size > end - pos) {
+			if (f->pipe_mode || f->data_size_was_zero) {
+				warning("%s: ignoring %llu trailing bytes at offset %#llx: not a whole record",
+					f->path, (unsigned long long)(end - pos), (unsigned long long)pos);
+				break;
+			}
+			return error("%s: record of size %u runs past the end of the data at offset %#llx",
+				     f->path, h.size, (unsigned long long)pos);
+		}
+		/* swap the header in place: the mapping is private */
+		memcpy(f->map + pos, &h, 8);
+		extra_payload(f, &h, pos, &extra);
+		if (extra > end - pos - h.size)
+			return error("%s: payload of %llu bytes of the %s record runs past the end of the data at offset %#llx",
+				     f->path, (unsigned long long)extra, pd_record_name(h.type),
+				     (unsigned long long)pos);
+		if (handle_record(f, (struct pd_header *)(f->map + pos), pos, 0, 0,
+				  extra ? f->map + pos + h.size : NULL, extra))
+			return -1;
+		pos += h.size + extra;
+	}
+	return 0;
+}
+
+/* Makes at least want bytes available at in->win_pos; returns how many are. */
+static u64 window_fill(struct pd_file *f, u64 want)
+{
+	struct pd_internal *in = f->in;
+
+	if (in->win_size - in->win_pos >= want || in->eof)
+		return in->win_size - in->win_pos;
+	/* slide the unread bytes to the front */
+	if (in->win_pos) {
+		memmove(in->win, in->win + in->win_pos, in->win_size - in->win_pos);
+		in->win_start += in->win_pos;
+		in->win_size -= in->win_pos;
+		in->win_pos = 0;
+	}
+	if (want > in->win_cap) {
+		u64 cap = in->win_cap ? in->win_cap : (1 << 20);
+
+		while (cap < want)
+			cap *= 2;
+		in->win = xrealloc(in->win, cap);
+		in->win_cap = cap;
+	}
+	while (in->win_size < want) {
+		ssize_t n = read(f->fd, in->win + in->win_size, in->win_cap - in->win_size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("%s: read error: %s at offset %#llx", f->path, strerror(errno),
+			      (unsigned long long)(in->win_start + in->win_size));
+			in->eof = 1;
+			break;
+		}
+		if (n == 0) {
+			in->eof = 1;
+			break;
+		}
+		in->win_size += (u64)n;
+	}
+	return in->win_size - in->win_pos;
+}
+
+/* The records of a stream read from a pipe. */
+static int process_stream(struct pd_file *f)
+{
+	struct pd_internal *in = f->in;
+
+	while (!in->stop) {
+		struct pd_header h;
+		u64 avail = window_fill(f, 8), extra, offset;
+
+		if (avail == 0)
+			break;
+		offset = in->win_start + in->win_pos;
+		if (avail < 8) {
+			warning("%s: ignoring %llu trailing bytes at offset %#llx: too short for a record",
+				f->path, (unsigned long long)avail, (unsigned long long)offset);
+			break;
+		}
+		read_header_at(f, in->win + in->win_pos, &h);
+		if (h.size < 8)
+			return error("%s: bad record size %u at offset %#llx", f->path, h.size,
+				     (unsigned long long)offset);
+		extra_payload(f, &h, offset, &extra);
+		if (extra > (1ULL << 32))
+			return error("%s: payload of %llu bytes of the %s record is too large at offset %#llx",
+				     f->path, (unsigned long long)extra, pd_record_name(h.type),
+				     (unsigned long long)offset);
+		/* TRACING_DATA's blob is kept; AUXTRACE data is streamed past */
+		u64 keep = h.type == PD_REC_HEADER_TRACING_DATA ? extra : 0;
+		avail = window_fill(f, h.size + keep);
+		if (avail < h.size + keep) {
+			warning("%s: ignoring %llu trailing bytes at offset %#llx: not a whole record",
+				f->path, (unsigned long long)avail, (unsigned long long)offset);
+			break;
+		}
+		u8 *rec = in->win + in->win_pos;
+		memcpy(rec, &h, 8);
+		if (handle_record(f, (struct pd_header *)rec, offset, 1, 0,
+				  keep ? rec + h.size : NULL, keep))
+			return -1;
+		in->win_pos += h.size + keep;
+		/* skip an AUXTRACE payload without keeping it */
+		for (u64 skip = extra - keep; skip;) {
+			u64 got = window_fill(f, skip < (1 << 20) ? skip : (1 << 20));
+			u64 n = got < skip ? got : skip;
+
+			if (got == 0)
+				return error("%s: AUXTRACE payload is truncated at offset %#llx", f->path,
+					     (unsigned long long)(in->win_start + in->win_pos));
+			in->win_pos += n;
+			skip -= n;
+		}
+	}
+	return 0;
+}
+
+int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
+{
+	struct pd_internal *in = f->in;
+	int ret;
+
+	in->ops = ops;
+	in->ctx = ctx;
+	in->stop = 0;
+	/* perf turns ordering off when the first attr has no sample_id_all;
+	 * in a stream the attrs are not known yet, so order and check later */
+	in->ordered = !(f->flags & PD_UNORDERED);
+	if (!f->pipe_mode && f->nr_evsel && !f->sample_id_all)
+		in->ordered = 0;
+	if (f->map)
+		ret = process_mapped(f);
+	else
+		ret = process_stream(f);
+	if (ret < 0)
+		return -1;
+	if (in->stop)
+		return in->stop;
+	if (f->pipe_mode && f->nr_evsel == 0 && f->stats.nr_events == 0)
+		warning("%s: the stream holds no records", f->path);
+	if (queue_flush(f, PD_NO_TIME) < 0)
+		return -1;
+	return in->stop;
+}

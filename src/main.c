@@ -1,0 +1,74 @@
+/*
+ * main.c - "prof <command> [options]": the command table and dispatch.
+ */
+#include "cmd/cmds.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "report", cmd_report, "read a perf.data file and show its profile, header or records" },
+	{ NULL, NULL, NULL },
+};
+
+static void print_help(FILE *f)
+{
+	fprintf(f, "\n usage: prof [--version] [--help] <command> [<args>]\n\n");
+	fprintf(f, " The commands are:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(f, "   %-10s %s\n", c->name, c->help);
+	fprintf(f, "\n See 'prof <command> -h' for the options of a command.\n\n");
+}
+
+int main(int argc, char **argv)
+{
+	static char prefix[64];
+	const char *name;
+
+	if (argc < 2) {
+		print_help(stdout);
+		return 1;
+	}
+	name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("prof version %s\n", PROF_VERSION);
+		return 0;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		print_help(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "help")) {
+		if (argc > 2)
+			name = argv[2];
+		else {
+			print_help(stdout);
+			return 0;
+		}
+		for (const struct command *c = commands; c->name; c++) {
+			if (!strcmp(c->name, name)) {
+				char *hargv[] = { argv[2], "-h", NULL };
+
+				snprintf(prefix, sizeof(prefix), "prof %s", c->name);
+				error_set_prefix(prefix);
+				return c->fn(2, hargv);
+			}
+		}
+	}
+	for (const struct command *c = commands; c->name; c++) {
+		if (!strcmp(c->name, name)) {
+			snprintf(prefix, sizeof(prefix), "prof %s", c->name);
+			error_set_prefix(prefix);
+			return c->fn(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "prof: '%s' is not a prof command. See 'prof --help'.\n", name);
+	return 129;
+}

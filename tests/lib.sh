@@ -1,0 +1,284 @@
+# tests/lib.sh - shared helpers for the shell tests in tests/cli and tests/perf.
+#
+# Source it first thing:  . "$(dirname "$0")/../lib.sh"
+#
+# It sets:
+#   ROOT      the repository root
+#   PROF      the prof binary under test: $PROF if set (made absolute),
+#             else $ROOT/prof
+#   FIXTURES  shared perf.data fixtures: $PROF_FIXTURES, else
+#             $ROOT/../shared/fixtures/perfdata (may not exist: check it)
+#   TMP       a private temp dir, removed when the script exits
+#
+# and gives:
+#   ok NAME / not_ok NAME [DETAIL...] / skip NAME REASON
+#             print one TAP-like line ("ok - NAME", "not ok - NAME",
+#             "ok - NAME # skip REASON"); DETAIL lines follow as "#  ...".
+#   check NAME CMD...      ok if CMD succeeds, not ok otherwise
+#   run_prof OUT ERR ARGS...
+#             runs "timeout 10 $PROF ARGS" with stdout/stderr to files and
+#             returns its status (124 on timeout)
+#   sanitizer_report FILE  true if FILE holds an ASan/UBSan/LSan report
+#   record_workload [--pipe] NAME [PERF-RECORD-ARGS...] [-- WORKLOAD [ARGS]]
+#             records with the system "perf record -q" into $TMP/NAME.data
+#             (--pipe: "-o -" into the same file).  WORKLOAD is a command
+#             or one of the built-in names: spin (default; single thread,
+#             ~0.2 s in a few functions), threads (4 threads), forks (a
+#             shell fork/exec loop).
+#   compare NAME CMD_PERF CMD_PROF
+#             evals both shell commands, diffs their stdout (ignoring
+#             trailing blanks) and exit status; prints ok, or not ok with
+#             the first differing lines
+#
+# Invariants: every check prints exactly one "ok"/"not ok" line; the script
+# exits non-zero when any check failed (set on EXIT, so scripts need no
+# closing call), and never leaves files outside $TMP.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+PROF=${PROF:-$ROOT/prof}
+case $PROF in
+/*) ;;
+*) PROF=$PWD/$PROF ;;
+esac
+export PROF
+
+FIXTURES=${PROF_FIXTURES:-$ROOT/../shared/fixtures/perfdata}
+if [ -d "$FIXTURES" ]; then
+	FIXTURES=$(cd "$FIXTURES" && pwd)
+fi
+
+# Sanitizer failures get exit codes no prof command uses (0, 1, 129).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99:detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98:print_stacktrace=1:halt_on_error=1"
+# perf and prof must not page or colour their output.
+export PAGER=cat PERF_PAGER=cat
+export LC_ALL=C
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/prof-test.XXXXXX")
+_lib_failed=0
+
+_lib_exit()
+{
+	local rc=$?
+
+	rm -rf "$TMP"
+	if [ "$rc" -eq 0 ] && [ "$_lib_failed" -gt 0 ]; then
+		rc=1
+	fi
+	exit "$rc"
+}
+trap _lib_exit EXIT
+
+ok()
+{
+	echo "ok - $*"
+}
+
+not_ok()
+{
+	local name=$1
+
+	shift
+	_lib_failed=$((_lib_failed + 1))
+	echo "not ok - $name"
+	for line in "$@"; do
+		printf '%s\n' "$line" | sed 's/^/#  /'
+	done
+}
+
+skip()
+{
+	echo "ok - $1 # skip ${2:-}"
+}
+
+check()
+{
+	local name=$1
+
+	shift
+	if "$@" >"$TMP/check.out" 2>&1; then
+		ok "$name"
+	else
+		not_ok "$name" "command failed: $*" "$(head -n 5 "$TMP/check.out")"
+	fi
+}
+
+run_prof()
+{
+	local out=$1 err=$2
+
+	shift 2
+	timeout -k 5 10 "$PROF" "$@" >"$out" 2>"$err"
+}
+
+sanitizer_report()
+{
+	grep -Eq 'ERROR: (Address|Leak|Undefined|Memory)Sanitizer|runtime error:|SUMMARY: [A-Za-z]*Sanitizer' "$1"
+}
+
+# Builds the workload programs into $TMP/bin once.
+_lib_build_workloads()
+{
+	[ -x "$TMP/bin/spin" ] && return 0
+	mkdir -p "$TMP/bin"
+	cat >"$TMP/bin/spin.c" <<'EOF'
+/* spin: ~0.2 s of user time in a few non-inlined functions. */
+#include <time.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static void leaf(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 7;
+}
+
+__attribute__((noinline)) static void middle(unsigned long n)
+{
+	leaf(n);
+	leaf(n / 2);
+}
+
+__attribute__((noinline)) static void top(unsigned long n)
+{
+	middle(n);
+	leaf(n / 4);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	double end = now() + (argc > 1 ? 0.1 : 0.2);
+
+	(void)argv;
+	while (now() < end)
+		top(20000);
+	return 0;
+}
+EOF
+	cat >"$TMP/bin/threads.c" <<'EOF'
+/* threads: 4 threads spinning ~0.1 s each in different functions. */
+#include <pthread.h>
+#include <time.h>
+
+static volatile unsigned long sink;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+__attribute__((noinline)) static void work_a(void) { for (int i = 0; i < 10000; i++) sink += i; }
+__attribute__((noinline)) static void work_b(void) { for (int i = 0; i < 10000; i++) sink ^= i; }
+
+static void *worker(void *arg)
+{
+	double end = now() + 0.1;
+
+	while (now() < end) {
+		if (arg)
+			work_a();
+		else
+			work_b();
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[4];
+
+	for (long i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, worker, (void *)(i & 1));
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+EOF
+	cat >"$TMP/bin/forks" <<'EOF'
+#!/bin/sh
+# forks: a shell loop that forks and execs short-lived programs.
+i=0
+while [ $i -lt 20 ]; do
+	/bin/true
+	ls / >/dev/null
+	sh -c 'exit 0'
+	i=$((i + 1))
+done
+EOF
+	chmod +x "$TMP/bin/forks"
+	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/bin/spin" "$TMP/bin/spin.c" &&
+		cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/bin/threads" \
+			"$TMP/bin/threads.c"
+}
+
+record_workload()
+{
+	local pipe=0 name args=() cmd=()
+
+	if [ "${1:-}" = --pipe ]; then
+		pipe=1
+		shift
+	fi
+	name=$1
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		args+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	cmd=("$@")
+	[ ${#cmd[@]} -eq 0 ] && cmd=(spin)
+	_lib_build_workloads || return 1
+	case ${cmd[0]} in
+	spin | threads | forks) cmd[0]=$TMP/bin/${cmd[0]} ;;
+	esac
+	if [ $pipe -eq 1 ]; then
+		perf record -q -o - "${args[@]}" -- "${cmd[@]}" \
+			>"$TMP/$name.data" 2>"$TMP/$name.record.err"
+	else
+		perf record -q -o "$TMP/$name.data" "${args[@]}" -- "${cmd[@]}" \
+			>/dev/null 2>"$TMP/$name.record.err"
+	fi
+	local rc=$?
+
+	if [ $rc -ne 0 ] || [ ! -s "$TMP/$name.data" ]; then
+		echo "# perf record failed for $name (status $rc):" >&2
+		sed 's/^/#  /' "$TMP/$name.record.err" >&2
+		return 1
+	fi
+	return 0
+}
+
+compare()
+{
+	local name=$1 cmd_perf=$2 cmd_prof=$3 rc_perf rc_prof
+
+	(eval "$cmd_perf") >"$TMP/cmp.perf" 2>"$TMP/cmp.perf.err"
+	rc_perf=$?
+	(eval "$cmd_prof") >"$TMP/cmp.prof" 2>"$TMP/cmp.prof.err"
+	rc_prof=$?
+	sed -i 's/[[:blank:]]*$//' "$TMP/cmp.perf" "$TMP/cmp.prof"
+	if sanitizer_report "$TMP/cmp.prof.err"; then
+		not_ok "$name" "sanitizer report:" "$(head -n 20 "$TMP/cmp.prof.err")"
+	elif ! diff -u "$TMP/cmp.perf" "$TMP/cmp.prof" >"$TMP/cmp.diff"; then
+		not_ok "$name" "output differs (--- perf, +++ prof):" \
+			"$(sed -n '3,$p' "$TMP/cmp.diff" | head -n 20)"
+	elif [ "$rc_perf" -ne "$rc_prof" ]; then
+		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
+			"$(head -n 5 "$TMP/cmp.prof.err")"
+	else
+		ok "$name"
+	fi
+}
