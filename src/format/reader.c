@@ -33,15 +33,19 @@
 #include <unistd.h>
 #include <zstd.h>
 
-/* A queued record. */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14; older kernels say EINVAL */
+#endif
+
+/* A queued record (32 bytes: the queue is sorted by moving these). */
 struct qent {
 	u64 time;
-	u64 seq;		/* arrival order, breaks ties */
 	const struct pd_header *hdr;
 	u64 file_offset;
-	struct pd_evsel *evsel;
-	int compressed;
+	u32 evsel_idx;		/* index into f->evsel, or NO_EVSEL */
+	u32 compressed;
 };
+#define NO_EVSEL ((u32)-1)
 
 /* id -> evsel hash table entry (open addressing, id 0 never stored). */
 struct id_slot {
@@ -57,12 +61,13 @@ struct pd_id_map {
 
 struct pd_internal {
 	/* ordered queue */
-	struct qent *q;
+	struct qent *q;		/* queued records in arrival order, except that
+				   q[0..q_sorted) is sorted */
 	u64 q_len, q_cap;
-	u64 q_sorted;		/* q[0..q_sorted) is sorted */
-	struct qent *q_tmp;	/* merge scratch */
-	u64 q_tmp_cap;
-	u64 seq;
+	u64 q_sorted;
+	struct qent *q_tmp;	/* merge scratch, q_cap entries */
+	u64 *runs;		/* run starts found by queue_sort */
+	u64 runs_cap;
 	u64 next_flush;		/* round limit */
 	u64 last_flush;		/* time of the last delivered queued record */
 	u64 max_time;
@@ -81,6 +86,10 @@ struct pd_internal {
 	ZSTD_DCtx *zstd;
 	u8 *dbuf;		/* decompressed bytes not yet parsed */
 	u64 dbuf_len, dbuf_cap;
+
+	/* last id looked up: consecutive records mostly share one */
+	u64 last_id;
+	struct pd_evsel *last_evsel;
 
 	const struct pd_ops *ops;
 	void *ctx;
@@ -249,6 +258,7 @@ static struct pd_evsel *add_evsel(struct pd_file *f, const u8 *attr_bytes, u64 a
 /* Records the nr ids at p (file order) for evsel e. */
 static void add_ids(struct pd_file *f, struct pd_evsel *e, const u8 *p, u64 nr)
 {
+	f->in->last_evsel = NULL;	/* evsels may have moved */
 	e->ids = arena_alloc(&f->arena, (nr ? nr : 1) * sizeof(u64));
 	e->nr_ids = (u32)nr;
 	for (u64 i = 0; i < nr; i++) {
@@ -447,17 +457,20 @@ int pd_open(struct pd_file *f, const char *path, int flags)
 		if (f->size < 16)
 			return error("%s: file too small for a perf.data header (%llu bytes) at offset 0x0",
 				     path, (unsigned long long)f->size);
-		f->map = mmap(NULL, f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
 		if (f->map == MAP_FAILED) {
 			f->map = NULL;
 			return error("%s: cannot map: %s", path, strerror(errno));
 		}
-		madvise(f->map, f->size, MADV_SEQUENTIAL | MADV_WILLNEED);
 		magic = pd_get64(f->map);
-		if (magic == PD_MAGIC_SWAPPED)
+		if (magic == PD_MAGIC_SWAPPED) {
+			/* records are swapped in place: copy-on-write pages */
 			f->needs_swap = 1;
-		else if (magic != PD_MAGIC)
+			if (mprotect(f->map, f->size, PROT_READ | PROT_WRITE))
+				return error("%s: cannot map for writing: %s", path, strerror(errno));
+		} else if (magic != PD_MAGIC) {
 			return error("%s: not a perf.data file (bad magic) at offset 0x0", path);
+		}
 		if (hdr64(f, 8) == PD_PIPE_HEADER_SIZE) {
 			f->pipe_mode = 1;
 			f->data_offset = PD_PIPE_HEADER_SIZE;
@@ -510,6 +523,7 @@ void pd_close(struct pd_file *f)
 	if (in) {
 		free(in->q);
 		free(in->q_tmp);
+		free(in->runs);
 		arena_free(&in->rec_arena[0]);
 		arena_free(&in->rec_arena[1]);
 		free(in->win);
@@ -558,50 +572,71 @@ static int deliver(struct pd_file *f, const struct pd_header *hdr, u64 offset, u
 	return in->stop;
 }
 
-static int qent_cmp(const void *a, const void *b)
+/* Merges the sorted runs src[lo..mid) and src[mid..hi) into dst[lo..hi),
+ * left run first on equal times (so the sort is stable). */
+static void merge_runs(const struct qent *src, struct qent *dst, u64 lo, u64 mid, u64 hi)
 {
-	const struct qent *x = a, *y = b;
+	u64 i = lo, j = mid, k = lo;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	while (i < mid && j < hi)
+		dst[k++] = src[j].time < src[i].time ? src[j++] : src[i++];
+	while (i < mid)
+		dst[k++] = src[i++];
+	while (j < hi)
+		dst[k++] = src[j++];
 }
 
-/* Sorts the queue: the unsorted tail is sorted, then merged with the head. */
+/*
+ * Sorts the queue by time, stably: a natural merge sort.  The queue is the
+ * sorted remainder of the last flush followed by this round's records,
+ * which arrive as a few sorted runs (one per ring buffer), so finding the
+ * runs and merging them pairwise costs O(n log runs).
+ */
 static void queue_sort(struct pd_internal *in)
 {
-	u64 n_new = in->q_len - in->q_sorted;
-	struct qent *tail = in->q + in->q_sorted;
-	int sorted = 1;
+	u64 n = in->q_len, nruns = 0;
+	struct qent *src = in->q, *dst = in->q_tmp;
 
-	for (u64 i = 1; i < n_new; i++) {
-		if (tail[i].time < tail[i - 1].time) {
-			sorted = 0;
-			break;
-		}
+	if (in->q_sorted == n)
+		return;
+	if (in->runs_cap < 64) {
+		in->runs_cap = 64;
+		in->runs = xrealloc(in->runs, in->runs_cap * sizeof(*in->runs));
 	}
-	if (!sorted)
-		qsort(tail, n_new, sizeof(*tail), qent_cmp);
-	if (in->q_sorted && n_new && tail[0].time < in->q[in->q_sorted - 1].time) {
-		/* merge head [0, q_sorted) with tail */
-		if (in->q_tmp_cap < in->q_sorted) {
-			free(in->q_tmp);
-			in->q_tmp_cap = in->q_sorted;
-			in->q_tmp = xmalloc(in->q_tmp_cap * sizeof(*in->q_tmp));
+	in->runs[nruns++] = 0;
+	for (u64 i = in->q_sorted ? in->q_sorted : 1; i < n; i++) {
+		if (src[i].time >= src[i - 1].time)
+			continue;
+		if (nruns + 2 > in->runs_cap) {
+			in->runs_cap *= 2;
+			in->runs = xrealloc(in->runs, in->runs_cap * sizeof(*in->runs));
 		}
-		memcpy(in->q_tmp, in->q, in->q_sorted * sizeof(*in->q));
-		u64 i = 0, j = 0, k = 0;
-		while (i < in->q_sorted && j < n_new) {
-			if (qent_cmp(&in->q_tmp[i], &tail[j]) <= 0)
-				in->q[k++] = in->q_tmp[i++];
-			else
-				in->q[k++] = tail[j++];
-		}
-		while (i < in->q_sorted)
-			in->q[k++] = in->q_tmp[i++];
-		/* the rest of tail is already in place */
+		in->runs[nruns++] = i;
 	}
-	in->q_sorted = in->q_len;
+	in->runs[nruns] = n;
+	while (nruns > 1) {
+		u64 out = 0, r;
+
+		for (r = 0; r + 1 < nruns; r += 2) {
+			merge_runs(src, dst, in->runs[r], in->runs[r + 1], in->runs[r + 2]);
+			in->runs[out++] = in->runs[r];
+		}
+		if (r < nruns) {	/* odd run out: copy it over */
+			memcpy(dst + in->runs[r], src + in->runs[r],
+			       (in->runs[r + 1] - in->runs[r]) * sizeof(*src));
+			in->runs[out++] = in->runs[r];
+		}
+		in->runs[out] = n;
+		nruns = out;
+		struct qent *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != in->q) {	/* the result is in the scratch buffer: swap */
+		in->q_tmp = in->q;
+		in->q = src;
+	}
+	in->q_sorted = n;
 }
 
 /*
@@ -618,7 +653,9 @@ static int queue_flush(struct pd_file *f, u64 limit)
 		struct qent *e = &in->q[i];
 
 		in->last_flush = e->time;
-		if (deliver(f, e->hdr, e->file_offset, e->time, e->evsel, e->compressed, NULL, 0)) {
+		if (deliver(f, e->hdr, e->file_offset, e->time,
+			    e->evsel_idx == NO_EVSEL ? NULL : &f->evsel[e->evsel_idx],
+			    (int)e->compressed, NULL, 0)) {
 			i++;
 			break;
 		}
@@ -652,6 +689,8 @@ static void queue_push(struct pd_file *f, const struct pd_header *hdr, u64 offse
 	if (in->q_len == in->q_cap) {
 		in->q_cap = in->q_cap ? in->q_cap * 2 : 4096;
 		in->q = xrealloc(in->q, in->q_cap * sizeof(*in->q));
+		free(in->q_tmp);
+		in->q_tmp = xmalloc(in->q_cap * sizeof(*in->q_tmp));
 	}
 	if (time < in->last_flush)
 		f->stats.nr_out_of_order++;
@@ -661,21 +700,34 @@ static void queue_push(struct pd_file *f, const struct pd_header *hdr, u64 offse
 		hdr = arena_memdup(&in->rec_arena[in->cur_arena], hdr, hdr->size);
 	e = &in->q[in->q_len++];
 	e->time = time;
-	e->seq = in->seq++;
 	e->hdr = hdr;
 	e->file_offset = offset;
-	e->evsel = evsel;
-	e->compressed = compressed;
+	e->evsel_idx = evsel ? evsel->idx : NO_EVSEL;
+	e->compressed = (u32)compressed;
 }
 
 /* ------------------------------------------------------ record handling --- */
+
+/* pd_evsel_by_id() with a one-entry cache; id 0 means the first attr. */
+static struct pd_evsel *lookup_id(struct pd_file *f, u64 id)
+{
+	struct pd_internal *in = f->in;
+
+	if (id == 0)
+		return &f->evsel[0];
+	if (id != in->last_id || !in->last_evsel) {
+		in->last_evsel = pd_evsel_by_id(f, id);
+		in->last_id = id;
+	}
+	return in->last_evsel;
+}
 
 static void count_type(struct pd_file *f, u32 type)
 {
 	struct pd_stats *s = &f->stats;
 
 	s->nr_events++;
-	if (type < PD_NR_COUNTED_TYPES) {
+	if (type && type < PD_NR_COUNTED_TYPES) {	/* slot 0 is no type */
 		s->nr_by_type[type]++;
 		return;
 	}
@@ -719,7 +771,7 @@ static int classify(struct pd_file *f, const struct pd_header *hdr, struct pd_ev
 			if (off + 8 > size)
 				return 0;	/* pd_parse_sample reports it */
 			u64 id = pd_get64(p + off);
-			struct pd_evsel *by_id = id ? pd_evsel_by_id(f, id) : e;
+			struct pd_evsel *by_id = lookup_id(f, id);
 
 			if (!by_id) {
 				f->stats.nr_unknown_id++;
@@ -745,7 +797,7 @@ static int classify(struct pd_file *f, const struct pd_header *hdr, struct pd_ev
 		return 0;
 	if (e->is_pos >= 0 && f->nr_evsel > 1) {
 		u64 id = pd_get64(p + size - (u64)e->is_pos * 8);
-		struct pd_evsel *by_id = id ? pd_evsel_by_id(f, id) : e;
+		struct pd_evsel *by_id = lookup_id(f, id);
 
 		if (by_id)
 			e = by_id;
@@ -966,27 +1018,25 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 	return 0;
 }
 
-/* Size of the bytes that follow a record outside its header.size. */
-static int extra_payload(struct pd_file *f, const struct pd_header *hdr, u64 offset, u64 *extra)
+/* Size of the bytes that follow a record outside its header.size; hdr is
+ * the host-order header of the record at p (whose body is in file order). */
+static u64 extra_payload(const struct pd_file *f, const struct pd_header *hdr, const u8 *p)
 {
-	const u8 *p = (const u8 *)hdr;
-	u64 v;
+	u64 v, extra = 0;
 
-	*extra = 0;
 	if (hdr->type == PD_REC_AUXTRACE && hdr->size >= 16) {
 		v = pd_get64(p + 8);
 		if (f->needs_swap)
 			v = __builtin_bswap64(v);
-		*extra = v;
+		extra = v;
 	} else if (hdr->type == PD_REC_HEADER_TRACING_DATA && hdr->size >= 12) {
 		u32 s = pd_get32(p + 8);
 
 		if (f->needs_swap)
 			s = __builtin_bswap32(s);
-		*extra = ((u64)s + 7) & ~7ULL;
+		extra = ((u64)s + 7) & ~7ULL;
 	}
-	(void)offset;
-	return 0;
+	return extra;
 }
 
 /* Loads the record header at p into h in host order. */
@@ -1032,9 +1082,9 @@ static int process_mapped(struct pd_file *f)
 			return error("%s: record of size %u runs past the end of the data at offset %#llx",
 				     f->path, h.size, (unsigned long long)pos);
 		}
-		/* swap the header in place: the mapping is private */
-		memcpy(f->map + pos, &h, 8);
-		extra_payload(f, &h, pos, &extra);
+		if (f->needs_swap)	/* in place: the mapping is private */
+			memcpy(f->map + pos, &h, 8);
+		extra = extra_payload(f, &h, f->map + pos);
 		if (extra > end - pos - h.size)
 			return error("%s: payload of %llu bytes of the %s record runs past the end of the data at offset %#llx",
 				     f->path, (unsigned long long)extra, pd_record_name(h.type),
@@ -1110,7 +1160,13 @@ static int process_stream(struct pd_file *f)
 		if (h.size < 8)
 			return error("%s: bad record size %u at offset %#llx", f->path, h.size,
 				     (unsigned long long)offset);
-		extra_payload(f, &h, offset, &extra);
+		avail = window_fill(f, h.size);
+		if (avail < h.size) {
+			warning("%s: ignoring %llu trailing bytes at offset %#llx: not a whole record",
+				f->path, (unsigned long long)avail, (unsigned long long)offset);
+			break;
+		}
+		extra = extra_payload(f, &h, in->win + in->win_pos);
 		if (extra > (1ULL << 32))
 			return error("%s: payload of %llu bytes of the %s record is too large at offset %#llx",
 				     f->path, (unsigned long long)extra, pd_record_name(h.type),
@@ -1157,8 +1213,13 @@ int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
 	in->ordered = !(f->flags & PD_UNORDERED);
 	if (!f->pipe_mode && f->nr_evsel && !f->sample_id_all)
 		in->ordered = 0;
-	if (f->map)
+	if (f->map) {
+		/* map the whole data section in one go rather than page by page */
+		u64 start = f->data_offset & ~4095ULL;
+
+		madvise(f->map + start, f->data_offset + f->data_size - start, MADV_POPULATE_READ);
 		ret = process_mapped(f);
+	}
 	else
 		ret = process_stream(f);
 	if (ret < 0)

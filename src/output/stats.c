@@ -29,7 +29,10 @@ void stats_print(const struct pd_file *f, FILE *out)
 	u64 total = s->nr_events;
 	char name[256];
 
-	fprintf(out, "\nAggregated stats:\n");
+	/* perf notes that its counts leave out what it decodes from AUX data */
+	fprintf(out, "\nAggregated stats:%s\n",
+		s->nr_by_type[PD_REC_AUXTRACE_INFO] ?
+		" (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 	print_count(out, "TOTAL", total, 0);
 	for (u32 type = 1; type < PD_NR_COUNTED_TYPES; type++) {
 		if (!s->nr_by_type[type])
@@ -48,6 +51,8 @@ void stats_print(const struct pd_file *f, FILE *out)
 	for (u32 i = 0; i < f->nr_evsel; i++) {
 		const struct pd_evsel *e = &f->evsel[i];
 
+		if (!e->nr_samples && !e->nr_lost_samples)
+			continue;
 		fprintf(out, "%s stats:\n", pd_evsel_name(f, e, name, sizeof(name)));
 		if (e->nr_samples)
 			print_count(out, "SAMPLE", e->nr_samples, 0);

@@ -74,7 +74,7 @@ else
 	not_ok "unknown command exits non-zero with a message" "status $rc" "$(cat "$err")"
 fi
 
-run_prof "$out" "$err" report -i "$TMP/does-not-exist.data"
+run_prof "$out" "$err" report --stats -i "$TMP/does-not-exist.data"
 rc=$?
 if [ $rc -eq 1 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q 'does-not-exist.data' "$err"; then
 	ok "missing input file: one error line, status 1"

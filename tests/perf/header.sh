@@ -1,0 +1,112 @@
+#!/bin/bash
+# header.sh - "prof report --header-only" (and with -I) prints exactly what
+# perf 6.1's "perf report --header-only" prints, byte for byte.
+#
+# Records a set of small workloads with the system perf (plain, -g, dwarf
+# call graphs, -a, two events, a group, a tracepoint, -z, pipe mode,
+# --switch-events, -k monotonic) and compares both tools on each file,
+# then does the same for every shared fixture that perf 6.1 reads (perf
+# exits 0).  "captured on" is the file's mtime: both tools read the same
+# file, so it matches.  Fuzz-corpus files that prof refuses with an error
+# are reported as skipped (the reader is stricter than perf there).
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v perf >/dev/null; then
+	skip "header-only equals perf's" "perf not installed"
+	exit 0
+fi
+
+# same NAME FILE [ARGS...]: perf and prof print the same bytes and status
+same()
+{
+	local name=$1 file=$2 rc_perf rc_prof
+
+	shift 2
+	perf report --header-only "$@" -i "$file" >"$TMP/perf.out" 2>"$TMP/perf.err"
+	rc_perf=$?
+	timeout -k 5 10 "$PROF" report --header-only "$@" -i "$file" \
+		>"$TMP/prof.out" 2>"$TMP/prof.err"
+	rc_prof=$?
+	if sanitizer_report "$TMP/prof.err"; then
+		not_ok "$name" "sanitizer report:" "$(head -n 20 "$TMP/prof.err")"
+	elif ! cmp -s "$TMP/perf.out" "$TMP/prof.out"; then
+		not_ok "$name" "output differs (--- perf, +++ prof):" \
+			"$(diff -u "$TMP/perf.out" "$TMP/prof.out" | sed -n '3,22p')" \
+			"$(head -n 3 "$TMP/prof.err")"
+	elif [ "$rc_perf" -ne "$rc_prof" ]; then
+		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
+			"$(head -n 3 "$TMP/prof.err")"
+	else
+		ok "$name"
+	fi
+}
+
+# both NAME FILE: compare without and with -I
+both()
+{
+	same "$1: --header-only" "$2"
+	same "$1: --header-only -I" "$2" -I
+}
+
+# recorded NAME [--pipe] PERF-RECORD-ARGS... [-- WORKLOAD]
+recorded()
+{
+	local name=$1
+
+	shift
+	if [ "${1:-}" = --pipe ]; then
+		shift
+		record_workload --pipe "$name" "$@" || { not_ok "record $name"; return; }
+	else
+		record_workload "$name" "$@" || { not_ok "record $name"; return; }
+	fi
+	both "$name" "$TMP/$name.data"
+}
+
+cd "$TMP" || exit 1
+recorded plain
+recorded callgraph -g
+recorded dwarf --call-graph dwarf
+recorded system-wide -a -- sleep 0.1
+recorded two-events -e cpu-clock -e task-clock
+recorded group -e '{cpu-clock,task-clock}'
+recorded tracepoint -e sched:sched_switch -a -- sleep 0.1
+recorded compressed -z
+recorded pipe --pipe
+recorded pipe-callgraph --pipe -g
+recorded switch-events --switch-events
+recorded monotonic -k monotonic
+recorded user-only -e cpu-clock:u
+recorded many -e cpu-clock -e task-clock -e page-faults -e dummy -g -a -- sleep 0.1
+
+if [ ! -d "$FIXTURES" ]; then
+	skip "shared perf.data fixtures" "$FIXTURES not found (set PROF_FIXTURES)"
+	exit 0
+fi
+mkdir -p "$TMP/fx"
+while IFS= read -r -d '' path; do
+	rel=${path#"$FIXTURES"/}
+	case $rel in
+	*.txt | *README*) continue ;;
+	esac
+	# perf refuses files it does not own: work on a private copy
+	copy=$TMP/fx/$(basename "$rel")
+	cp "$path" "$copy"
+	chmod 600 "$copy"
+	# (a subshell: perf crashes on some fuzz files and bash would say so)
+	if ! (timeout 20 perf report --header-only -i "$copy") </dev/null >/dev/null 2>&1; then
+		rm -f "$copy"
+		continue	# perf 6.1 does not read it
+	fi
+	case $rel in
+	google-perf_data_converter/fuzz-corpus/*)
+		if ! run_prof "$TMP/out" "$TMP/err" report --header-only -i "$copy" </dev/null &&
+			grep -q . "$TMP/err" && ! sanitizer_report "$TMP/err"; then
+			skip "$rel" "prof refuses this malformed file: $(head -n 1 "$TMP/err")"
+			rm -f "$copy"
+			continue
+		fi ;;
+	esac
+	both "$rel" "$copy" </dev/null
+	rm -f "$copy"
+done < <(find "$FIXTURES" -type f -print0 | sort -z)
