@@ -34,7 +34,9 @@ mkdir -p "$data_dir"
 nr_samples()
 {
 	perf report --stats -i "$1" 2>/dev/null |
-		awk '/^Aggregated stats/ { on = 1 } on && / SAMPLE events:/ { print $3; exit }'
+		awk '/^Aggregated stats/ { on = 1 }
+			on && / SAMPLE events:/ && !n { n = $3 }
+			END { print n + 0 }'
 }
 
 # workload SECONDS: two loops of gcc compiles for SECONDS
@@ -80,11 +82,13 @@ C
 
 if [ ! -f "$file" ] || [ "$(stat -c %s "$file")" -lt $min_bytes ] ||
 	[ "$(nr_samples "$file")" -lt $min_samples ]; then
-	secs=30
+	secs=40
 	while :; do
 		echo "recording $secs s of system-wide samples into $file"
+		rm -f "$file.tmp"
 		perf record -q -a -g -F 20000 -o "$file.tmp" -- \
 			bash -c "$(declare -f workload); workload $secs" >/dev/null
+		rm -f "$file.tmp.old"
 		size=$(stat -c %s "$file.tmp")
 		samples=$(nr_samples "$file.tmp")
 		echo "  $((size / 1048576)) MB, $samples samples"
@@ -92,11 +96,15 @@ if [ ! -f "$file" ] || [ "$(stat -c %s "$file")" -lt $min_bytes ] ||
 			mv "$file.tmp" "$file"
 			break
 		fi
-		if [ $secs -ge 480 ]; then
+		if [ $secs -ge 600 ]; then
 			echo "reader.sh: cannot reach 150 MB / 1M samples in $secs s" >&2
 			exit 1
 		fi
-		secs=$((secs * 2))
+		# scale the duration by what is missing, with a margin
+		secs=$(awk -v t="$secs" -v s="$size" -v ms=$min_bytes \
+			-v n="$samples" -v mn=$min_samples 'BEGIN {
+			f = ms / s; if (n < 1) n = 1; if (mn / n > f) f = mn / n
+			print int(t * f * 1.2) + 1 }')
 	done
 fi
 

@@ -27,6 +27,7 @@ struct report_ctx {
 	int stdio;		/* --stdio (the only interface) */
 	int verbose;		/* -v */
 	int header_printed;	/* pipe mode: header block already printed */
+	int threads;		/* --threads: 1 keeps all work on one thread */
 };
 
 static const char *const report_usage[] = {
@@ -92,6 +93,7 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOLEAN('f', "force", &ctx.force, "don't complain, do it"),
 		OPT_BOOLEAN('q', "quiet", &ctx.quiet, "do not show any warnings or messages"),
 		OPT_INCR('v', "verbose", &ctx.verbose, "be more verbose"),
+		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: read and process on one thread)"),
 		OPT_END(),
 	};
 	struct pd_file f;
@@ -107,7 +109,7 @@ int cmd_report(int argc, char **argv)
 	if (ctx.quiet)
 		error_set_quiet(1);
 
-	if (pd_open(&f, ctx.input, 0)) {
+	if (pd_open(&f, ctx.input, ctx.threads == 1 ? PD_SINGLE_THREAD : 0)) {
 		pd_close(&f);
 		return 1;
 	}

@@ -158,10 +158,11 @@ struct pd_feat_env {
 void pd_feature_env_init(struct pd_file *f, struct pd_feat_env *env);
 
 /*
- * Decodes feature feat (which must be present) into env, as perf 6.1 does.
- * Returns 0, or -1 after a warning naming the file, the feature and the
- * section offset when the section is malformed (env is then partly filled,
- * as perf's would be).  Features perf does not decode return 0.
+ * Decodes feature feat into env, as perf 6.1 does.  Returns 0, or -1
+ * after a warning naming the file, the feature and the offset when the
+ * section is malformed (env is then partly filled, as perf's would be).
+ * A feature whose section the reader could not map gives -1 silently (the
+ * reader has warned).  Features perf does not decode return 0.
  */
 int pd_feature_decode(struct pd_file *f, unsigned feat, struct pd_feat_env *env);
 

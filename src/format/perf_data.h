@@ -58,7 +58,7 @@ struct pd_header {
 	u32 type;
 	u16 misc;
 	u16 size;
-};
+} __attribute__((packed));	/* records need not be 8-byte aligned */
 
 /*
  * perf_event_attr as on disk, up to PERF_ATTR_SIZE_VER8 (136 bytes).

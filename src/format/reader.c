@@ -26,6 +26,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -43,9 +45,36 @@ struct qent {
 	const struct pd_header *hdr;
 	u64 file_offset;
 	u32 evsel_idx;		/* index into f->evsel, or NO_EVSEL */
-	u32 compressed;
+	u16 compressed;		/* came out of a COMPRESSED record */
+	u16 transient;		/* hdr lives in a record arena, not the mapping */
 };
 #define NO_EVSEL ((u32)-1)
+
+/*
+ * A record on its way from the scanner to delivery.  The scanner emits
+ * items in file order; the consumer delivers NOW items at once, queues
+ * QUEUE items, and for a ROUND item delivers the FINISHED_ROUND record and
+ * then flushes the queue.  Single-threaded, items are consumed as they are
+ * emitted; threaded, they travel in batches from the scanning thread.
+ */
+enum item_kind { ITEM_NOW, ITEM_QUEUE, ITEM_ROUND };
+
+struct item {
+	struct qent e;
+	u32 kind;
+	const void *payload;	/* NOW items: AUXTRACE / TRACING_DATA bytes */
+	u64 payload_size;
+};
+
+/* A batch of items handed from the scanning thread to the consumer; its
+ * arena holds copies of transient records until the batch is consumed. */
+#define BATCH_ITEMS 8192
+#define NR_BATCHES 4
+struct batch {
+	struct item items[BATCH_ITEMS];
+	u32 nr;
+	struct arena arena;
+};
 
 /* id -> evsel hash table entry (open addressing, id 0 never stored). */
 struct id_slot {
@@ -59,8 +88,13 @@ struct pd_id_map {
 	u64 used;
 };
 
+/*
+ * Reader state.  With a scanning thread, the consumer's fields (queue,
+ * callbacks) and the scanner's fields (window, decompression, id cache) sit
+ * on separate cache lines, so the two threads do not slow each other down.
+ */
 struct pd_internal {
-	/* ordered queue */
+	/* consumer: the ordered queue */
 	struct qent *q;		/* queued records in arrival order, except that
 				   q[0..q_sorted) is sorted */
 	u64 q_len, q_cap;
@@ -71,29 +105,40 @@ struct pd_internal {
 	u64 next_flush;		/* round limit */
 	u64 last_flush;		/* time of the last delivered queued record */
 	u64 max_time;
-	int ordered;
+	u64 nr_out_of_order;	/* becomes f->stats.nr_out_of_order */
 	struct arena rec_arena[2];	/* copies of transient queued records */
 	int cur_arena;
+	const struct pd_ops *ops;
+	void *ctx;
+	int stop;		/* the callback's non-zero return */
 
-	/* pipe window */
-	u8 *win;
+	/* scanner: pipe window */
+	_Alignas(64) u8 *win;
 	u64 win_size, win_cap;	/* bytes in window, capacity */
 	u64 win_start;		/* stream offset of win[0] */
 	u64 win_pos;		/* read position inside win */
 	int eof;
+	int ordered;		/* queue records (else deliver in file order) */
 
-	/* decompression */
+	/* scanner: decompression */
 	ZSTD_DCtx *zstd;
 	u8 *dbuf;		/* decompressed bytes not yet parsed */
 	u64 dbuf_len, dbuf_cap;
 
-	/* last id looked up: consecutive records mostly share one */
+	/* scanner: last id looked up, consecutive records mostly share one */
 	u64 last_id;
 	struct pd_evsel *last_evsel;
+	struct batch *fill;	/* the batch being filled */
 
-	const struct pd_ops *ops;
-	void *ctx;
-	int stop;		/* callback's non-zero return */
+	/* shared between the threads */
+	_Alignas(64) _Atomic int abort_scan;	/* the consumer has stopped */
+	int threaded;
+	struct batch *batches;	/* a ring of NR_BATCHES */
+	u32 head, tail;		/* ring positions: [head, tail) are full */
+	int scan_done;		/* the scanner has finished */
+	int scan_ret;		/* its result */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 };
 
 /* ---------------------------------------------------------------- ids --- */
@@ -555,6 +600,20 @@ int pd_has_feature(const struct pd_file *f, unsigned feat)
 
 /* ------------------------------------------------------------- ordering --- */
 
+/* EVENT_UPDATE kind 2 (name): u64 kind, u64 id, NUL-terminated name. */
+static void event_update(struct pd_file *f, const struct pd_header *hdr)
+{
+	const u8 *p = (const u8 *)hdr;
+	struct pd_evsel *e;
+
+	if (hdr->size < 24 || pd_get64(p + 8) != 2)
+		return;
+	e = pd_evsel_by_id(f, pd_get64(p + 16));
+	if (e)
+		e->name = arena_strndup(&f->arena, (const char *)p + 24, hdr->size - 24);
+}
+
+
 static int deliver(struct pd_file *f, const struct pd_header *hdr, u64 offset, u64 time,
 		   struct pd_evsel *evsel, int compressed, const void *payload, u64 payload_size)
 {
@@ -564,11 +623,23 @@ static int deliver(struct pd_file *f, const struct pd_header *hdr, u64 offset, u
 		.payload = payload, .payload_size = payload_size, .compressed = compressed,
 	};
 
-	if (hdr->type == PD_REC_SAMPLE && evsel)
-		evsel->nr_samples++;
+	int ret;
+
+	if (hdr->type == PD_REC_EVENT_UPDATE)
+		event_update(f, hdr);
 	if (in->stop || !in->ops || !in->ops->record)
 		return in->stop;
-	in->stop = in->ops->record(in->ctx, f, &ev);
+	ret = in->ops->record(in->ctx, f, &ev);
+	if (ret)
+		in->stop = ret;
+	return ret;
+}
+
+/* Has the consumer stopped?  Asked by the scanner. */
+static int scan_stopped(struct pd_internal *in)
+{
+	if (in->threaded)
+		return atomic_load_explicit(&in->abort_scan, memory_order_relaxed);
 	return in->stop;
 }
 
@@ -655,7 +726,7 @@ static int queue_flush(struct pd_file *f, u64 limit)
 		in->last_flush = e->time;
 		if (deliver(f, e->hdr, e->file_offset, e->time,
 			    e->evsel_idx == NO_EVSEL ? NULL : &f->evsel[e->evsel_idx],
-			    (int)e->compressed, NULL, 0)) {
+			    e->compressed, NULL, 0)) {
 			i++;
 			break;
 		}
@@ -672,7 +743,7 @@ static int queue_flush(struct pd_file *f, u64 limit)
 	for (u64 k = 0; k < in->q_len; k++) {
 		struct qent *e = &in->q[k];
 
-		if (e->compressed || f->map == NULL)
+		if (e->transient)
 			e->hdr = arena_memdup(other, e->hdr, e->hdr->size);
 	}
 	arena_reset(cur);
@@ -680,8 +751,8 @@ static int queue_flush(struct pd_file *f, u64 limit)
 	return in->stop;
 }
 
-static void queue_push(struct pd_file *f, const struct pd_header *hdr, u64 offset, u64 time,
-		       struct pd_evsel *evsel, int transient, int compressed)
+/* Appends a record to the queue; a transient one is copied first. */
+static void queue_push(struct pd_file *f, const struct qent *src)
 {
 	struct pd_internal *in = f->in;
 	struct qent *e;
@@ -692,18 +763,82 @@ static void queue_push(struct pd_file *f, const struct pd_header *hdr, u64 offse
 		free(in->q_tmp);
 		in->q_tmp = xmalloc(in->q_cap * sizeof(*in->q_tmp));
 	}
-	if (time < in->last_flush)
-		f->stats.nr_out_of_order++;
-	if (time > in->max_time)
-		in->max_time = time;
-	if (transient)
-		hdr = arena_memdup(&in->rec_arena[in->cur_arena], hdr, hdr->size);
+	if (src->time < in->last_flush)
+		in->nr_out_of_order++;
+	if (src->time > in->max_time)
+		in->max_time = src->time;
 	e = &in->q[in->q_len++];
-	e->time = time;
-	e->hdr = hdr;
-	e->file_offset = offset;
-	e->evsel_idx = evsel ? evsel->idx : NO_EVSEL;
-	e->compressed = (u32)compressed;
+	*e = *src;
+	if (e->transient)
+		e->hdr = arena_memdup(&in->rec_arena[in->cur_arena], e->hdr, e->hdr->size);
+}
+
+/* Hands the scanner's full batch to the consumer and takes an empty one,
+ * waiting while all are in use.  Returns non-zero when the consumer has
+ * stopped. */
+static int batch_publish(struct pd_file *f)
+{
+	struct pd_internal *in = f->in;
+
+	pthread_mutex_lock(&in->lock);
+	in->tail++;
+	pthread_cond_broadcast(&in->cond);
+	while (in->tail - in->head == NR_BATCHES && !in->abort_scan)
+		pthread_cond_wait(&in->cond, &in->lock);
+	in->fill = &in->batches[in->tail % NR_BATCHES];
+	in->fill->nr = 0;
+	arena_reset(&in->fill->arena);
+	pthread_mutex_unlock(&in->lock);
+	return in->abort_scan;
+}
+
+/* The consumer's half: delivers, queues or flushes one item.  Returns
+ * non-zero to stop (a callback's return, or -1). */
+static int consume(struct pd_file *f, const struct item *it)
+{
+	struct pd_internal *in = f->in;
+	const struct qent *e = &it->e;
+	struct pd_evsel *evsel = e->evsel_idx == NO_EVSEL ? NULL : &f->evsel[e->evsel_idx];
+
+	switch (it->kind) {
+	case ITEM_QUEUE:
+		queue_push(f, e);
+		return 0;
+	case ITEM_ROUND:
+		if (deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed, NULL, 0))
+			return in->stop;
+		if (queue_flush(f, in->next_flush))
+			return in->stop;
+		in->next_flush = in->max_time;
+		return 0;
+	default:
+		return deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed,
+			       it->payload, it->payload_size);
+	}
+}
+
+/* The scanner's half: hands an item to the consumer, directly or through
+ * a batch.  Returns non-zero when processing must stop. */
+static int emit(struct pd_file *f, struct item *it, int transient)
+{
+	struct pd_internal *in = f->in;
+	struct batch *b;
+
+	if (!in->threaded) {
+		it->e.transient = (u16)transient;
+		return consume(f, it);
+	}
+	b = in->fill;
+	if (transient) {
+		it->e.hdr = arena_memdup(&b->arena, it->e.hdr, it->e.hdr->size);
+		if (it->payload)
+			it->payload = arena_memdup(&b->arena, it->payload, it->payload_size);
+	}
+	it->e.transient = (u16)transient;
+	b->items[b->nr++] = *it;
+	if (b->nr == BATCH_ITEMS)
+		return batch_publish(f);
+	return scan_stopped(in);
 }
 
 /* ------------------------------------------------------ record handling --- */
@@ -859,7 +994,7 @@ static int decompress(struct pd_file *f, const u8 *src, u64 len, u64 offset)
 			memcpy(in->dbuf + pos, &h, 8);
 			if (handle_record(f, (struct pd_header *)(in->dbuf + pos), offset, 1, 1, NULL, 0))
 				return -1;
-			if (in->stop)
+			if (scan_stopped(in))
 				return 0;
 			pos += h.size;
 		}
@@ -911,19 +1046,6 @@ static int stream_feature(struct pd_file *f, const struct pd_header *hdr, u64 of
 	return 0;
 }
 
-/* EVENT_UPDATE kind 2 (name): u64 kind, u64 id, NUL-terminated name. */
-static void event_update(struct pd_file *f, const struct pd_header *hdr)
-{
-	const u8 *p = (const u8 *)hdr;
-	struct pd_evsel *e;
-
-	if (hdr->size < 24 || pd_get64(p + 8) != 2)
-		return;
-	e = pd_evsel_by_id(f, pd_get64(p + 16));
-	if (e)
-		e->name = arena_strndup(&f->arena, (const char *)p + 24, hdr->size - 24);
-}
-
 /*
  * Handles one record (already in host order): counts it, applies what it
  * says about the file (attrs, features, names), delivers or queues it.
@@ -938,10 +1060,16 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 	if (f->needs_swap && pd_swap_record(f, (struct pd_header *)hdr))
 		return error("%s: cannot byte-swap record of type %u at offset %#llx", f->path,
 			     type, (unsigned long long)offset);
+	struct item it = {
+		.e = { .time = PD_NO_TIME, .hdr = hdr, .file_offset = offset,
+		       .evsel_idx = NO_EVSEL, .compressed = (u16)compressed },
+		.kind = ITEM_NOW,
+	};
+
 	count_type(f, type);
 	if (!type_is_known(type)) {
 		f->stats.nr_unknown++;
-		return deliver(f, hdr, offset, PD_NO_TIME, NULL, compressed, NULL, 0) < 0 ? -1 : 0;
+		return emit(f, &it, transient) < 0 ? -1 : 0;
 	}
 	if (type >= PD_REC_USER_START) {
 		int ret = 0;
@@ -952,9 +1080,6 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 			break;
 		case PD_REC_HEADER_FEATURE:
 			ret = stream_feature(f, hdr, offset);
-			break;
-		case PD_REC_EVENT_UPDATE:
-			event_update(f, hdr);
 			break;
 		case PD_REC_HEADER_TRACING_DATA:
 			if (payload && !f->feat_data[PD_FEAT_TRACING_DATA]) {
@@ -975,9 +1100,13 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 		}
 		if (ret)
 			return -1;
-		if (deliver(f, hdr, offset, PD_NO_TIME, NULL, compressed, payload, payload_size) < 0)
+		if (type == PD_REC_FINISHED_ROUND && in->ordered)
+			it.kind = ITEM_ROUND;
+		it.payload = payload;
+		it.payload_size = payload_size;
+		if (emit(f, &it, transient) < 0)
 			return -1;
-		if (in->stop)
+		if (scan_stopped(in))
 			return 0;
 		if (type == PD_REC_COMPRESSED) {
 			return decompress(f, (const u8 *)hdr + 8, hdr->size - 8, offset);
@@ -988,11 +1117,6 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 				return error("%s: compressed data size %llu exceeds its record at offset %#llx",
 					     f->path, (unsigned long long)dsize, (unsigned long long)offset);
 			return decompress(f, (const u8 *)hdr + 16, dsize, offset);
-		} else if (type == PD_REC_FINISHED_ROUND && in->ordered) {
-			f->stats.nr_rounds++;
-			if (queue_flush(f, in->next_flush) < 0)
-				return -1;
-			in->next_flush = in->max_time;
 		}
 		return 0;
 	}
@@ -1003,6 +1127,8 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 
 	if (classify(f, hdr, &evsel, &time))
 		return 0;	/* sample with an unknown id: dropped, counted */
+	if (type == PD_REC_SAMPLE && evsel)
+		evsel->nr_samples++;
 	if (type == PD_REC_LOST && hdr->size >= 24) {
 		f->stats.total_lost += pd_get64((const u8 *)hdr + 16);
 	} else if (type == PD_REC_LOST_SAMPLES && hdr->size >= 16) {
@@ -1012,10 +1138,11 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 		if (evsel)
 			evsel->nr_lost_samples += lost;
 	}
-	if (!in->ordered || time == 0 || time == PD_NO_TIME)
-		return deliver(f, hdr, offset, time, evsel, compressed, NULL, 0) < 0 ? -1 : 0;
-	queue_push(f, hdr, offset, time, evsel, transient, compressed);
-	return 0;
+	it.e.time = time;
+	it.e.evsel_idx = evsel ? evsel->idx : NO_EVSEL;
+	if (in->ordered && time != 0 && time != PD_NO_TIME)
+		it.kind = ITEM_QUEUE;
+	return emit(f, &it, transient) < 0 ? -1 : 0;
 }
 
 /* Size of the bytes that follow a record outside its header.size; hdr is
@@ -1056,7 +1183,7 @@ static int process_mapped(struct pd_file *f)
 	u64 pos = f->data_offset;
 	u64 end = f->data_offset + f->data_size;
 
-	while (pos < end && !f->in->stop) {
+	while (pos < end && !scan_stopped(f->in)) {
 		struct pd_header h;
 		u64 extra;
 
@@ -1144,7 +1271,7 @@ static int process_stream(struct pd_file *f)
 {
 	struct pd_internal *in = f->in;
 
-	while (!in->stop) {
+	while (!scan_stopped(in)) {
 		struct pd_header h;
 		u64 avail = window_fill(f, 8), extra, offset;
 
@@ -1200,6 +1327,87 @@ static int process_stream(struct pd_file *f)
 	return 0;
 }
 
+/* Reads every record from the file or stream. */
+static int scan(struct pd_file *f)
+{
+	if (f->map) {
+		/* map the whole data section in one go rather than page by page */
+		u64 start = f->data_offset & ~4095ULL;
+
+		madvise(f->map + start, f->data_offset + f->data_size - start, MADV_POPULATE_READ);
+		return process_mapped(f);
+	}
+	return process_stream(f);
+}
+
+static void *scan_thread(void *arg)
+{
+	struct pd_file *f = arg;
+	struct pd_internal *in = f->in;
+	int ret = scan(f);
+
+	pthread_mutex_lock(&in->lock);
+	in->scan_ret = ret;
+	in->scan_done = 1;
+	in->tail++;		/* publish the last, partly filled batch */
+	pthread_cond_broadcast(&in->cond);
+	pthread_mutex_unlock(&in->lock);
+	return NULL;
+}
+
+/*
+ * Runs the scanner on a second thread and consumes its batches here, so
+ * callbacks run on the caller's thread.  Returns the scanner's error (-1)
+ * or the consumer's stop value.
+ */
+static int process_threaded(struct pd_file *f)
+{
+	struct pd_internal *in = f->in;
+	pthread_t thread;
+	int ret = 0, done;
+
+	in->batches = xcalloc(NR_BATCHES, sizeof(*in->batches));
+	for (int i = 0; i < NR_BATCHES; i++)
+		arena_init(&in->batches[i].arena, 1 << 20);
+	in->fill = &in->batches[0];
+	pthread_mutex_init(&in->lock, NULL);
+	pthread_cond_init(&in->cond, NULL);
+	if (pthread_create(&thread, NULL, scan_thread, f))
+		die("cannot create a thread: %s", strerror(errno));
+	for (;;) {
+		struct batch *b;
+
+		pthread_mutex_lock(&in->lock);
+		while (in->head == in->tail)
+			pthread_cond_wait(&in->cond, &in->lock);
+		b = &in->batches[in->head % NR_BATCHES];
+		done = in->scan_done && in->head + 1 == in->tail;
+		pthread_mutex_unlock(&in->lock);
+
+		for (u32 i = 0; i < b->nr && !ret; i++)
+			ret = consume(f, &b->items[i]);
+		/* queued copies of this batch's records were made: release it */
+		pthread_mutex_lock(&in->lock);
+		in->head++;
+		if (ret)
+			atomic_store(&in->abort_scan, 1);
+		pthread_cond_broadcast(&in->cond);
+		pthread_mutex_unlock(&in->lock);
+		if (done || ret)
+			break;
+	}
+	pthread_join(thread, NULL);
+	for (int i = 0; i < NR_BATCHES; i++)
+		arena_free(&in->batches[i].arena);
+	free(in->batches);
+	in->batches = NULL;
+	pthread_mutex_destroy(&in->lock);
+	pthread_cond_destroy(&in->cond);
+	if (in->scan_ret < 0)
+		return -1;
+	return ret;
+}
+
 int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
 {
 	struct pd_internal *in = f->in;
@@ -1208,27 +1416,26 @@ int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
 	in->ops = ops;
 	in->ctx = ctx;
 	in->stop = 0;
+	atomic_store(&in->abort_scan, 0);
 	/* perf turns ordering off when the first attr has no sample_id_all;
 	 * in a stream the attrs are not known yet, so order and check later */
 	in->ordered = !(f->flags & PD_UNORDERED);
 	if (!f->pipe_mode && f->nr_evsel && !f->sample_id_all)
 		in->ordered = 0;
-	if (f->map) {
-		/* map the whole data section in one go rather than page by page */
-		u64 start = f->data_offset & ~4095ULL;
-
-		madvise(f->map + start, f->data_offset + f->data_size - start, MADV_POPULATE_READ);
-		ret = process_mapped(f);
-	}
-	else
-		ret = process_stream(f);
+	/* a second thread scans big files while this one delivers; streams
+	 * add attrs as they go, so they stay on one thread */
+	in->threaded = f->map && !f->pipe_mode && !(f->flags & PD_SINGLE_THREAD) &&
+		       f->data_size >= (8 << 20) && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	ret = in->threaded ? process_threaded(f) : scan(f);
+	f->stats.nr_out_of_order = in->nr_out_of_order;
 	if (ret < 0)
 		return -1;
-	if (in->stop)
-		return in->stop;
+	if (ret || in->stop)
+		return ret ? ret : in->stop;
 	if (f->pipe_mode && f->nr_evsel == 0 && f->stats.nr_events == 0)
 		warning("%s: the stream holds no records", f->path);
-	if (queue_flush(f, PD_NO_TIME) < 0)
-		return -1;
-	return in->stop;
+	if (queue_flush(f, PD_NO_TIME))
+		return in->stop;
+	f->stats.nr_out_of_order = in->nr_out_of_order;
+	return 0;
 }

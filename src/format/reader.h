@@ -46,7 +46,7 @@ struct pd_evsel {
 	u64 *ids;		/* sample ids that belong to this attr */
 	u32 nr_ids;
 	const char *name;	/* from EVENT_DESC / EVENT_UPDATE, else NULL */
-	u64 nr_samples;		/* SAMPLE records delivered for this evsel */
+	u64 nr_samples;		/* SAMPLE records read for this evsel */
 	u64 nr_lost_samples;	/* sum of LOST_SAMPLES.lost for this evsel */
 	int id_pos;		/* u64 index of the id in a sample, -1 if none */
 	int is_pos;		/* u64 index of the id counted from the end of a
@@ -119,6 +119,7 @@ struct pd_ops {
 
 /* Flags for pd_open() / pd_process(). */
 #define PD_UNORDERED	1	/* deliver in file order, no queueing */
+#define PD_SINGLE_THREAD 2	/* never scan on a second thread */
 
 /* Counters of what the reader has seen.  Counted when read, before ordering. */
 #define PD_NR_COUNTED_TYPES 128
@@ -132,7 +133,6 @@ struct pd_stats {
 	u64 nr_unknown_id;		/* samples whose id matches no attr */
 	u64 total_lost;			/* sum of LOST.lost */
 	u64 total_lost_samples;		/* sum of LOST_SAMPLES.lost */
-	u64 nr_rounds;			/* FINISHED_ROUNDs */
 	u64 decompressed_bytes;		/* bytes out of COMPRESSED payloads */
 };
 

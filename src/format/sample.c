@@ -53,13 +53,35 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 	u64 v;
 	const char *what = "a field";
 
-	memset(s, 0, sizeof(*s));
+	/* every field gets its default here: a memset of the whole struct
+	 * (rep stos) costs more than the rest of the decoding */
 	s->sample_type = st;
-	s->branch_hw_idx = (u64)-1;
-	s->period = 1;
-	s->cpu = (u32)-1;
-	s->pid = s->tid = (u32)-1;
+	s->id = s->ip = s->addr = s->stream_id = 0;
 	s->time = PD_NO_TIME;
+	s->period = 1;
+	s->pid = s->tid = s->cpu = (u32)-1;
+	s->cpu_res = 0;
+	s->read.nr = s->read.time_enabled = s->read.time_running = 0;
+	s->read.values = NULL;
+	s->read.value_words = 0;
+	s->read.value = s->read.id = s->read.lost = 0;
+	s->callchain = NULL;
+	s->callchain_nr = 0;
+	s->raw = NULL;
+	s->raw_size = 0;
+	s->branch_nr = 0;
+	s->branch_hw_idx = (u64)-1;
+	s->branch = NULL;
+	s->regs_user_abi = s->regs_user_mask = 0;
+	s->regs_user = NULL;
+	s->stack_user_size = s->stack_user_dyn_size = 0;
+	s->stack_user = NULL;
+	s->weight = s->data_src = s->transaction = 0;
+	s->regs_intr_abi = s->regs_intr_mask = 0;
+	s->regs_intr = NULL;
+	s->phys_addr = s->cgroup = s->data_page_size = s->code_page_size = 0;
+	s->aux_size = 0;
+	s->aux = NULL;
 
 #define FIELD(bit, name, stmt) \
 	if (st & (bit)) { what = name; if (take64(&c, &v)) goto short_record; stmt; }

@@ -93,8 +93,10 @@ while IFS= read -r -d '' path; do
 	copy=$TMP/fx/$(basename "$rel")
 	cp "$path" "$copy"
 	chmod 600 "$copy"
-	# (a subshell: perf crashes on some fuzz files and bash would say so)
-	if ! (timeout 20 perf report --header-only -i "$copy") </dev/null >/dev/null 2>&1; then
+	# (in a child shell: perf crashes on some fuzz files, and the shell
+	# that sees the crash says so on its stderr)
+	if ! sh -c 'timeout 20 perf report --header-only -i "$1"; exit $?' sh "$copy" \
+		</dev/null >/dev/null 2>&1; then
 		rm -f "$copy"
 		continue	# perf 6.1 does not read it
 	fi
