@@ -4,7 +4,8 @@
 #   make test       install missing build/test packages, then run every test
 #   make asan       build ./prof-asan with AddressSanitizer + UBSan
 #   make fuzz       build the libFuzzer targets (clang) into fuzz/
-#   make install    install prof and its man page (PREFIX, DESTDIR)
+#   make demo       install missing packages, build, record and read a demo
+#   make install    install prof (PREFIX, DESTDIR)
 #   make bench      run the benchmarks in bench/ (slow; not part of test)
 
 PREFIX ?= /usr/local
@@ -78,6 +79,10 @@ test: deps
 	@$(MAKE) --no-print-directory prof unit
 	@tests/run-all
 
+demo: deps
+	@$(MAKE) --no-print-directory prof
+	@scripts/demo
+
 # --- install ----------------------------------------------------------------
 install: prof
 	install -d $(DESTDIR)$(BINDIR)
@@ -92,4 +97,4 @@ bench: prof
 clean:
 	rm -rf build prof prof-asan fuzz/fuzz_reader
 
-.PHONY: all asan fuzz deps unit test install uninstall bench clean
+.PHONY: all asan fuzz deps unit test demo install uninstall bench clean

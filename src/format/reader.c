@@ -731,7 +731,8 @@ static int queue_flush(struct pd_file *f, u64 limit)
 			break;
 		}
 	}
-	memmove(in->q, in->q + i, (in->q_len - i) * sizeof(*in->q));
+	if (i && i < in->q_len)
+		memmove(in->q, in->q + i, (in->q_len - i) * sizeof(*in->q));
 	in->q_len -= i;
 	in->q_sorted = in->q_len;
 	/* compact transient records */
@@ -1087,6 +1088,8 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 					arena_memdup(&f->arena, payload, payload_size) : payload;
 				f->feat_size[PD_FEAT_TRACING_DATA] = payload_size;
 				f->feat_offset[PD_FEAT_TRACING_DATA] = offset + hdr->size;
+				/* tracepoint names come from the tracing data */
+				ret = pd_feature_apply_event_desc(f);
 			}
 			break;
 		case PD_REC_COMPRESSED:

@@ -191,6 +191,12 @@ struct dump_state {
 	u64 combined_type;	/* perf's cached combined sample_type */
 	struct read_period *periods;	/* SAMPLE_READ last values by id */
 	u64 period_mask, nr_periods;
+	u64 *hist_samples;	/* per evsel: what perf's hists count */
+	u32 nr_hist;		/* entries in hist_samples */
+	int branch_mode;	/* HEADER_BRANCH_STACK: perf counts branches */
+	int kernel_loaded;	/* perf's map__load() of the kernel map ran */
+	u8 kernel_bid[20];	/* kernel build-id from the file, if any */
+	int kernel_bid_size;	/* 0 when the file has none */
 };
 
 /* Last counter value per sample id, for PERF_SAMPLE_READ deltas. */
@@ -858,6 +864,8 @@ static void do_text_poke(struct dump_state *st, const struct rec *r)
 
 /* ---- samples ---------------------------------------------------------- */
 
+#define PD_BRANCH_CALL_STACK (1ULL << 11)	/* branch_sample_type CALL_STACK */
+
 static const char *const regs_x86[] = {
 	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
 	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
@@ -994,8 +1002,6 @@ static const char *const branch_types[] = {
 	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI",
 };
 
-#define PD_BRANCH_CALL_STACK (1ULL << 11)
-
 static void print_branches(struct obuf *o, const struct pd_evsel *e, const struct pd_sample *s)
 {
 	int callstack = !!(e->attr.branch_sample_type & PD_BRANCH_CALL_STACK);
@@ -1032,6 +1038,36 @@ static void print_branches(struct obuf *o, const struct pd_evsel *e, const struc
 		ob_fmt(o, " %hu cycles %s%s%s%s %x %s\n", (unsigned short)(fl >> 4),
 		       (fl & 1) ? "M" : " ", (fl & 2) ? "P" : " ", (fl & 8) ? "A" : " ",
 		       (fl & 4) ? "T" : " ", (unsigned)(fl >> 33), type ? branch_types[type] : "");
+	}
+}
+
+/* perf's callchain__lbr_callstack_printf(): the kernel part of the
+ * callchain, then the user stack the LBR recorded. */
+static void print_lbr_callchain(struct obuf *o, const struct pd_sample *s)
+{
+	u64 i, kernel_nr;
+
+	for (i = 0; i < s->callchain_nr; i++)
+		if (pd_get64(s->callchain + 8 * i) == PD_CONTEXT_USER)
+			break;
+	if (i == s->callchain_nr || !s->branch_nr)
+		return;
+	kernel_nr = i + 1;
+	ob_str(o, "... LBR call chain: nr:");
+	ob_u64(o, kernel_nr + s->branch_nr + 1);
+	ob_chr(o, '\n');
+	for (i = 0; i < kernel_nr; i++) {
+		ob_fmt(o, "..... %2d: ", (int)i);
+		ob_hexw(o, pd_get64(s->callchain + 8 * i), 16);
+		ob_chr(o, '\n');
+	}
+	ob_fmt(o, "..... %2d: ", (int)kernel_nr);
+	ob_hexw(o, pd_get64(s->branch + 8), 16);
+	ob_chr(o, '\n');
+	for (i = 0; i < s->branch_nr; i++) {
+		ob_fmt(o, "..... %2d: ", (int)(i + kernel_nr + 1));
+		ob_hexw(o, pd_get64(s->branch + 24 * i), 16);
+		ob_chr(o, '\n');
 	}
 }
 
@@ -1088,12 +1124,183 @@ static void print_read(struct obuf *o, const struct pd_evsel *e, const struct pd
 	}
 }
 
+/* The running kernel's build-id from /sys/kernel/notes; 0 if unknown. */
+static int host_build_id(u8 *bid)
+{
+	u8 buf[4096];
+	FILE *fp = fopen("/sys/kernel/notes", "r");
+	size_t n, off = 0;
+
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	while (off + 12 <= n) {
+		u32 namesz = pd_get32(buf + off), descsz = pd_get32(buf + off + 4);
+		u32 type = pd_get32(buf + off + 8);
+		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
+
+		if (desc_off + descsz > n)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) && descsz <= 20) {
+			memcpy(bid, buf + desc_off, descsz);
+			return (int)descsz;
+		}
+		off = desc_off + ((descsz + 3) & ~3u);
+	}
+	return 0;
+}
+
+/* Reads a kallsyms file as perf's dso__load_kallsyms() does and returns
+ * the range perf's map__fixup_start/end() give the kernel map: first
+ * kernel symbol to the end of the last one.  Returns 0 on success. */
+static int kallsyms_range(const char *path, u64 *startp, u64 *endp)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512];
+	u64 lo = ~0ULL, hi = 0, next_after_hi = ~0ULL;
+	int have = 0, hi_is_last = 1;
+
+	if (!fp)
+		return -1;
+	/* first pass: lowest and highest kernel (non-module) symbol */
+	while (fgets(line, sizeof(line), fp)) {
+		char type, *name, *end;
+		u64 addr = strtoull(line, &end, 16);
+
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end[1];
+		name = end + 3;
+		if (!strchr("TtWwDdBb", type) || name[0] == '$' || strchr(name, '['))
+			continue;
+		if (addr < lo)
+			lo = addr;
+		if (addr >= hi) {
+			hi = addr;
+			have = 1;
+		}
+	}
+	if (!have) {
+		fclose(fp);
+		return -1;
+	}
+	/* second pass: the symbol after the highest kernel one */
+	rewind(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		char type, *name, *end;
+		u64 addr = strtoull(line, &end, 16);
+
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end[1];
+		name = end + 3;
+		if (!strchr("TtWwDdBb", type) || name[0] == '$')
+			continue;
+		if (addr > hi && addr < next_after_hi) {
+			next_after_hi = addr;
+			hi_is_last = 0;
+		}
+	}
+	fclose(fp);
+	*startp = lo;
+	if (hi_is_last)
+		*endp = ((hi + 4095) & ~4095ULL) + 4096;
+	else
+		*endp = (hi + 4096 + 4095) & ~4095ULL;	/* a module symbol follows */
+	return 0;
+}
+
+/* perf's map__load() of the kernel map: with no build-id, or the running
+ * kernel's, or one in the build-id cache, perf loads a kallsyms file and
+ * shrinks the map to its symbols; otherwise loading fails and nothing
+ * changes.  It runs once, on the first lookup that hits the map. */
+static void kernel_map_load(struct dump_state *st, struct map_range *m)
+{
+	char path[4200] = "/proc/kallsyms";
+	u8 host[20];
+	int host_size;
+	u64 start, end;
+
+	st->kernel_loaded = 1;
+	if (st->kernel_bid_size) {
+		host_size = host_build_id(host);
+		if (host_size != st->kernel_bid_size || memcmp(host, st->kernel_bid, host_size)) {
+			const char *home = getenv("HOME");
+			int n;
+
+			if (!home)
+				return;
+			n = snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/", home);
+			for (int i = 0; i < st->kernel_bid_size && n + 2 < (int)sizeof(path); i++)
+				n += snprintf(path + n, sizeof(path) - n, "%02x", st->kernel_bid[i]);
+			snprintf(path + n, sizeof(path) - n, "/kallsyms");
+		}
+	}
+	if (kallsyms_range(path, &start, &end))
+		return;
+	m->start = start;
+	m->end = end;
+	/* keep the array sorted: the kernel map moves as a whole */
+	{
+		struct map_range moved = *m;
+		u32 i = (u32)(m - st->kmaps.v);
+
+		memmove(&st->kmaps.v[i], &st->kmaps.v[i + 1], (st->kmaps.nr - i - 1) * sizeof(*m));
+		st->kmaps.nr--;
+		maps_insert(&st->kmaps, moved.start, moved.end, moved.dso);
+	}
+}
+
+/* A kernel-space lookup as perf's thread__find_map() does it, loading the
+ * kernel map on its first hit (after the caller used the result). */
+static const struct map_range *kernel_lookup(struct dump_state *st, u64 addr, const char **dso)
+{
+	const struct map_range *m = maps_find(&st->kmaps, addr);
+
+	*dso = m ? m->dso : NULL;
+	if (m && !st->kernel_loaded && !strcmp(m->dso, "[kernel.kallsyms]"))
+		kernel_map_load(st, (struct map_range *)m);
+	return m;
+}
+
+/* What perf's report does after printing a sample that can touch the
+ * kernel map: callchain resolution and, in branch mode, branch targets. */
+static void touch_kernel_map(struct dump_state *st, const struct pd_evsel *e,
+			     const struct pd_sample *s)
+{
+	const char *dso;
+
+	if (st->kernel_loaded)
+		return;
+	if (e->attr.sample_type & PD_SAMPLE_CALLCHAIN) {
+		int kernel = 0;
+
+		for (u64 i = 0; i < s->callchain_nr && !st->kernel_loaded; i++) {
+			u64 ip = pd_get64(s->callchain + 8 * i);
+
+			if (ip >= PD_CONTEXT_MAX)
+				kernel = ip == PD_CONTEXT_KERNEL;
+			else if (kernel)
+				kernel_lookup(st, ip, &dso);
+		}
+	}
+	if (st->branch_mode && (e->attr.sample_type & PD_SAMPLE_BRANCH_STACK)) {
+		for (u64 i = 0; i < 2 * s->branch_nr && !st->kernel_loaded; i++) {
+			u64 addr = pd_get64(s->branch + 8 * (i + i / 2));
+
+			if (addr >= (1ULL << 63))
+				kernel_lookup(st, addr, &dso);
+		}
+	}
+}
+
 /* perf's machine__resolve() as far as it prints: thread and dso. */
 static void print_resolve(struct dump_state *st, const struct pd_sample *s, u16 misc)
 {
 	struct thread *t = thread_findnew(st, (s32)s->pid, (s32)s->tid, 1);
 	u8 cpumode = misc & PD_MISC_CPUMODE_MASK;
-	const struct map_range *m = NULL;
+	const struct map_range *m;
 	int hv = 0;
 	struct obuf *o = &st->ob;
 
@@ -1102,17 +1309,38 @@ static void print_resolve(struct dump_state *st, const struct pd_sample *s, u16 
 	ob_chr(o, ':');
 	ob_s64(o, t->tid);
 	ob_chr(o, '\n');
+	const char *dso = NULL;
+
 	/* perf's thread__find_map(): no fallback to the other address space */
 	if (cpumode == PD_MISC_KERNEL) {
-		m = maps_find(&st->kmaps, s->ip);
+		kernel_lookup(st, s->ip, &dso);
 	} else if (cpumode == PD_MISC_USER) {
 		m = maps_find(t->maps, s->ip);
+		dso = m ? m->dso : NULL;
 	} else {
 		hv = 1;
 	}
 	ob_str(o, " ...... dso: ");
-	ob_str(o, m ? m->dso : hv ? "[hypervisor]" : "<not found>");
+	ob_str(o, dso ? dso : hv ? "[hypervisor]" : "<not found>");
 	ob_chr(o, '\n');
+}
+
+/* Counts a resolved sample the way perf's hists count it: once, or once
+ * per branch entry in branch mode. */
+static void count_hist_sample(struct dump_state *st, const struct pd_evsel *e,
+			      const struct pd_sample *s)
+{
+	if (e->idx >= st->nr_hist) {
+		u32 n = e->idx + 16;
+
+		st->hist_samples = xrealloc(st->hist_samples, n * sizeof(*st->hist_samples));
+		memset(st->hist_samples + st->nr_hist, 0, (n - st->nr_hist) * sizeof(u64));
+		st->nr_hist = n;
+	}
+	if (!st->branch_mode)
+		st->hist_samples[e->idx]++;
+	else if (e->attr.sample_type & PD_SAMPLE_BRANCH_STACK)
+		st->hist_samples[e->idx] += s->branch_nr;
 }
 
 static struct read_period *period_slot(struct dump_state *st, u64 id)
@@ -1129,9 +1357,10 @@ static struct read_period *period_slot(struct dump_state *st, u64 id)
 static void resolve_read_value(struct dump_state *st, const struct pd_file *f,
 			       const struct pd_sample *s, u64 id, u64 value, u16 misc)
 {
+	struct pd_evsel *e = id ? pd_evsel_by_id(f, id) : NULL;
 	struct read_period *p;
 
-	if (!id || !pd_evsel_by_id(f, id))
+	if (!e)
 		return;
 	if (!st->periods) {
 		st->period_mask = 255;
@@ -1157,6 +1386,8 @@ static void resolve_read_value(struct dump_state *st, const struct pd_file *f,
 		return;
 	p->value = value;
 	print_resolve(st, s, misc);
+	count_hist_sample(st, e, s);
+	touch_kernel_map(st, e, s);
 }
 
 static void do_sample(struct dump_state *st, struct pd_file *f, const struct pd_event *ev,
@@ -1184,6 +1415,8 @@ static void do_sample(struct dump_state *st, struct pd_file *f, const struct pd_
 	ob_chr(o, '\n');
 
 	type = e->attr.sample_type;
+	if ((type & PD_SAMPLE_CALLCHAIN) && (e->attr.branch_sample_type & PD_BRANCH_CALL_STACK))
+		print_lbr_callchain(o, &s);
 	if (type & PD_SAMPLE_CALLCHAIN) {
 		ob_str(o, "... FP chain: nr:");
 		ob_u64(o, s.callchain_nr);
@@ -1255,6 +1488,8 @@ static void do_sample(struct dump_state *st, struct pd_file *f, const struct pd_
 	}
 	if (!(type & PD_SAMPLE_READ)) {
 		print_resolve(st, &s, hdr->misc);
+		count_hist_sample(st, e, &s);
+		touch_kernel_map(st, e, &s);
 		return;
 	}
 	print_read(o, e, &s);
@@ -1466,6 +1701,26 @@ static void do_stat_config(struct dump_state *st, const struct rec *r)
 	       (int)scale, (unsigned)interval);
 }
 
+/* Notes the kernel's build-id from one build-id entry (HEADER_BUILD_ID
+ * feature entry or record): header, pid, 24 id bytes, file name. */
+static void note_build_id(struct dump_state *st, const u8 *p, u64 size)
+{
+	u16 misc;
+	int n;
+
+	if (size < 40)
+		return;
+	misc = pd_get16(p + 4);
+	if ((misc & PD_MISC_CPUMODE_MASK) != PD_MISC_KERNEL ||
+	    strncmp((const char *)p + 36, "[kernel.kallsyms]", size - 36 < 17 ? size - 36 : 17))
+		return;
+	n = (misc & PD_MISC_BUILD_ID_SIZE) ? p[28] : 20;
+	if (n > 20)
+		n = 20;
+	memcpy(st->kernel_bid, p + 8, n);
+	st->kernel_bid_size = n;
+}
+
 /* ---- the record dispatcher -------------------------------------------- */
 
 static void print_kernel_record(struct dump_state *st, struct pd_file *f,
@@ -1601,6 +1856,9 @@ static void print_user_record(struct dump_state *st, const struct pd_event *ev,
 		break;
 	case PD_REC_FINISHED_ROUND:
 		ob_chr(o, '\n');
+		break;
+	case PD_REC_HEADER_BUILD_ID:
+		note_build_id(st, r->p, r->size);
 		break;
 	case PD_REC_ID_INDEX:
 		do_id_index(st, r);
@@ -1744,6 +2002,20 @@ void dump_begin(struct dump_ctx *ctx, struct pd_file *f)
 	/* perf registers the idle thread before reading any record */
 	idle = thread_findnew(st, 0, 0, 1);
 	thread_set_comm(st, idle, "swapper", 8);
+	st->branch_mode = !f->pipe_mode && pd_has_feature(f, PD_FEAT_BRANCH_STACK);
+	if (!f->needs_swap && f->feat_data[PD_FEAT_BUILD_ID]) {
+		const u8 *p = f->feat_data[PD_FEAT_BUILD_ID];
+		u64 size = f->feat_size[PD_FEAT_BUILD_ID], off = 0;
+
+		while (off + 8 <= size) {
+			u16 len = pd_get16(p + off + 6);
+
+			if (len < 8 || off + len > size)
+				break;
+			note_build_id(st, p + off, len);
+			off += len;
+		}
+	}
 	ob_str(&st->ob, "# To display the perf.data header info, please use "
 			"--header/--header-only options.\n#\n");
 }
@@ -1769,11 +2041,12 @@ static void print_stats(struct dump_state *st, const struct pd_file *f)
 	}
 	for (u32 i = 0; i < f->nr_evsel; i++) {
 		const struct pd_evsel *e = &f->evsel[i];
+		u64 n = st->hist_samples && i < st->nr_hist ? st->hist_samples[i] : 0;
 
-		if (!e->nr_samples)
+		if (!n)
 			continue;
 		ob_fmt(o, "%s stats:\n", pd_evsel_name(f, e, name, sizeof(name)));
-		ob_fmt(o, "%16s events: %10d\n", "SAMPLE", (int)e->nr_samples);
+		ob_fmt(o, "%16s events: %10d\n", "SAMPLE", (int)n);
 	}
 }
 
@@ -1793,6 +2066,7 @@ int dump_end(struct dump_ctx *ctx, struct pd_file *f, int ok)
 	free(st->kmaps.v);
 	free(st->threads);
 	free(st->periods);
+	free(st->hist_samples);
 	free(st->ob.buf);
 	arena_free(&st->arena);
 	free(st);

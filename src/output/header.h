@@ -14,8 +14,9 @@
  * prints the topology/cache/... sections perf otherwise summarises as
  * "info available, use -I to display".  For pipe-mode files the features
  * arrive as records: call it after the reader has seen them (see
- * cmd/report.c).  Returns 0, or -1 after an error about a malformed
- * feature section.
+ * cmd/report.c).  Like perf, it prints what it can of a file with a
+ * malformed feature section (with a warning naming the section and its
+ * offset) and returns 0.
  */
 int header_print(struct pd_file *f, FILE *out, int show_full_info);
 

@@ -204,6 +204,23 @@ static void assert_seq(const struct cap *c, const u64 *want, size_t n)
 	assert_int_equal(c->n, n);
 }
 
+/* Asserts two captures delivered the same records the same way. */
+static void assert_same_deliveries(const struct cap *x, const struct cap *y)
+{
+	assert_int_equal(x->n, y->n);
+	for (size_t i = 0; i < x->n; i++) {
+		const struct rec *a = &x->r[i], *b = &y->r[i];
+
+		if (a->type != b->type || a->offset != b->offset || a->time != b->time ||
+		    a->evsel != b->evsel || a->size != b->size || a->compressed != b->compressed ||
+		    memcmp(a->bytes, b->bytes, a->size))
+			fail_msg("delivery %zu differs: type %u/%u offset %#llx/%#llx time %llu/%llu",
+				 i, a->type, b->type, (unsigned long long)a->offset,
+				 (unsigned long long)b->offset, (unsigned long long)a->time,
+				 (unsigned long long)b->time);
+	}
+}
+
 /* ----------------------------------------------------- file mode header --- */
 
 static void test_file_header(void **state)
@@ -1339,15 +1356,7 @@ static void test_pipe_same_as_file(void **state)
 	pid = open_pipe(img, len, &p, &rfd, &ret);
 	assert_int_equal(ret, 0);
 	assert_int_equal(pd_process(&p, &capture_ops, &cp), 0);
-	assert_int_equal(cf.n, cp.n);
-	for (size_t i = 0; i < cf.n; i++) {
-		assert_int_equal(cf.r[i].type, cp.r[i].type);
-		assert_int_equal(cf.r[i].offset, cp.r[i].offset);
-		assert_int_equal(cf.r[i].time, cp.r[i].time);
-		assert_int_equal(cf.r[i].evsel, cp.r[i].evsel);
-		assert_int_equal(cf.r[i].size, cp.r[i].size);
-		assert_memory_equal(cf.r[i].bytes, cp.r[i].bytes, cf.r[i].size);
-	}
+	assert_same_deliveries(&cf, &cp);
 	assert_memory_equal(&f.stats, &p.stats, sizeof(f.stats));
 	cap_free(&cf);
 	cap_free(&cp);
@@ -1479,6 +1488,193 @@ static void test_compressed_bad(void **state)
 	pd_close(&f);
 	synth_free(&s);
 	error_set_quiet(0);
+}
+
+/* --------------------------------------------------- the scanning thread --- */
+
+/*
+ * A file-mode file with more than 8 MiB of data, so pd_process() scans on a
+ * second thread unless PD_SINGLE_THREAD: 200 overlapping rounds of 1000
+ * samples of two attrs, COMMs, compressed blocks split across payloads, an
+ * AUXTRACE, user records and one out-of-order sample.
+ */
+static void build_big(struct synth *s, int flags)
+{
+	struct pd_attr a0 = mkattr(ST_IDENT, 1), a1 = mkattr(ST_IDENT, 1);
+	u64 ids0[] = { 1, 2 }, ids1[] = { 3 };
+	struct pd_sample v = { .ip = 0x400000, .period = 1, .cpu = 1 };
+	static const u8 empty[8];
+
+	a1.config = 1;
+	synth_init(s, flags);
+	synth_attr(s, &a0, ids0, 2);
+	synth_attr(s, &a1, ids1, 1);
+	synth_feature(s, PD_FEAT_HOSTNAME, pipe_host, 8);
+	synth_comm(s, 0, 1, 1, "init", 0, 1);
+	for (u32 r = 0; r < 200; r++) {
+		for (u32 i = 0; i < 1000; i++) {
+			v.time = 1 + (u64)r * 1000 + (u64)((i * 7919) % 2000);
+			v.pid = v.tid = (u32)v.time;
+			v.id = i % 3 ? 1 + i % 2 : 3;
+			synth_sample(s, i % 3 ? 0 : 1, 0, &v);
+		}
+		if (r % 50 == 10) {
+			synth_compress_start(s);
+			for (u32 i = 0; i < 200; i++) {
+				v.time = (u64)r * 1000 + 1000 + i;
+				v.pid = v.tid = (u32)v.time;
+				v.id = 2;
+				synth_sample(s, 0, 0, &v);
+			}
+			synth_comm(s, 1, 7, 7, "compressed", (u64)r * 1000 + 1500, 3);
+			synth_compressed(s, s->plain.len / 3 + 5);
+			synth_compressed(s, (size_t)-1);
+			synth_compress_stop(s);
+		}
+		if (r == 100)
+			synth_auxtrace(s, 65536, 0xcc);
+		if (r == 150) {
+			v.time = 5;		/* far too old */
+			v.pid = v.tid = 5;
+			v.id = 1;
+			synth_sample(s, 0, 0, &v);
+		}
+		if (r % 7 == 0)
+			synth_comm(s, 0, r, r, "round", (u64)r * 1000 + 1500, 2);
+		synth_user(s, PD_REC_TIME_CONV, empty, sizeof(empty));
+		synth_round(s);
+	}
+}
+
+/* The threaded and single-threaded readings deliver the same. */
+static void test_threaded_same(void **state)
+{
+	struct synth s;
+	struct pd_file ft, fs;
+	struct cap ct = { 0 }, cs = { 0 };
+	u64 last = 0;
+	size_t samples = 0;
+
+	(void)state;
+	build_big(&s, 0);
+	assert_true(s.data.len >= (9 << 20));
+	assert_int_equal(run_synth(&s, &ft, &ct, 0), 0);
+	assert_int_equal(run_synth(&s, &fs, &cs, PD_SINGLE_THREAD), 0);
+	assert_same_deliveries(&ct, &cs);
+	assert_memory_equal(&ft.stats, &fs.stats, sizeof(ft.stats));
+	assert_int_equal(ft.stats.nr_out_of_order, 1);
+	for (size_t i = 0; i < ct.n; i++) {
+		const struct rec *r = &ct.r[i];
+
+		if (r->type != PD_REC_SAMPLE)
+			continue;
+		samples++;
+		assert_int_equal(r->pid, r->time);
+		assert_int_equal(r->evsel, pd_get64(r->bytes + 8) == 3);
+		if (r->time == 5)
+			continue;	/* the out-of-order one */
+		assert_true(r->time >= last);
+		last = r->time;
+	}
+	assert_int_equal(samples, 200 * 1000 + 4 * 200 + 1);
+	assert_int_equal(ft.evsel[0].nr_samples + ft.evsel[1].nr_samples, samples);
+	cap_free(&ct);
+	cap_free(&cs);
+	pd_close(&ft);
+	pd_close(&fs);
+	synth_free(&s);
+}
+
+static int stop_at(void *ctx, struct pd_file *f, const struct pd_event *ev)
+{
+	size_t *n = ctx;
+
+	(void)f;
+	(void)ev;
+	return --*n == 0 ? 7 : 0;
+}
+
+/* A callback's stop ends a threaded run at once. */
+static void test_threaded_stop(void **state)
+{
+	struct synth s;
+	struct pd_file f;
+	struct pd_ops ops = { stop_at };
+	size_t n = 100000;
+
+	(void)state;
+	build_big(&s, 0);
+	assert_int_equal(open_synth(&s, &f, 0), 0);
+	assert_int_equal(pd_process(&f, &ops, &n), 7);
+	assert_int_equal(n, 0);
+	pd_close(&f);
+	synth_free(&s);
+}
+
+/* A bad record late in a big file fails both ways. */
+static void test_threaded_error(void **state)
+{
+	static const int flags[] = { 0, PD_SINGLE_THREAD };
+	struct synth s;
+	size_t len;
+	u8 *img;
+	u64 off;
+
+	(void)state;
+	build_big(&s, 0);
+	off = synth_tsample(&s, 0, 300000, 1);
+	synth_tsample(&s, 0, 300001, 2);
+	img = synth_image(&s, &len);
+	memset(img + off + 6, 0, 2);
+	error_set_quiet(2);
+	for (int k = 0; k < 2; k++) {
+		struct pd_file f;
+		struct cap c = { 0 };
+
+		assert_int_equal(open_bytes(img, len, &f, flags[k]), 0);
+		assert_int_equal(pd_process(&f, &capture_ops, &c), -1);
+		cap_free(&c);
+		pd_close(&f);
+	}
+	error_set_quiet(0);
+	free(img);
+	synth_free(&s);
+}
+
+/* A big byte-swapped file (threaded) reads as the native one. */
+static void test_threaded_swapped(void **state)
+{
+	struct synth sn, ss;
+	struct pd_file fn, fs;
+	struct cap cn = { 0 }, cs = { 0 };
+
+	(void)state;
+	build_big(&sn, 0);
+	build_big(&ss, SYNTH_SWAP);
+	assert_int_equal(run_synth(&sn, &fn, &cn, 0), 0);
+	assert_int_equal(run_synth(&ss, &fs, &cs, 0), 0);
+	assert_int_equal(fs.needs_swap, 1);
+	assert_int_equal(cn.n, cs.n);
+	for (size_t i = 0; i < cn.n; i++) {
+		const struct rec *a = &cn.r[i], *b = &cs.r[i];
+
+		assert_int_equal(a->type, b->type);
+		assert_int_equal(a->time, b->time);
+		assert_int_equal(a->evsel, b->evsel);
+		if (a->type == PD_REC_COMPRESSED)
+			continue;	/* compressed sizes, and so offsets after, differ */
+		assert_int_equal(a->size, b->size);
+		if (memcmp(a->bytes, b->bytes, a->size))
+			fail_msg("record %zu (type %u) differs after swapping", i, a->type);
+	}
+	assert_int_equal(fn.stats.nr_out_of_order, fs.stats.nr_out_of_order);
+	assert_int_equal(fn.stats.nr_events, fs.stats.nr_events);
+	cap_free(&cn);
+	cap_free(&cs);
+	pd_close(&fn);
+	pd_close(&fs);
+	synth_free(&sn);
+	synth_free(&ss);
 }
 
 /* ------------------------------------------------------------- swapping --- */
@@ -1893,6 +2089,10 @@ int main(void)
 		cmocka_unit_test(test_pipe_attr_after_queued),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_bad),
+		cmocka_unit_test(test_threaded_same),
+		cmocka_unit_test(test_threaded_stop),
+		cmocka_unit_test(test_threaded_error),
+		cmocka_unit_test(test_threaded_swapped),
 		cmocka_unit_test(test_swapped_file),
 		cmocka_unit_test(test_swapped_pipe),
 		cmocka_unit_test(test_swapped_trailer_layouts),
