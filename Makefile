@@ -48,7 +48,7 @@ build/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-build/tests/%: tests/unit/%.c build/libprof.a
+build/tests/%: tests/unit/%.c build/libprof.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< build/libprof.a $(LIBS) -lcmocka
 

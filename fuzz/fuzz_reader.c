@@ -1,11 +1,13 @@
 /*
  * fuzz_reader.c - libFuzzer target for the perf.data reader.
  *
- * Each input is written to a memfd and read as a file (mmap path): pd_open(),
- * then pd_process() with a callback that decodes every SAMPLE with
- * pd_parse_sample() and the sample_id trailer of every other kernel record
- * with pd_parse_trailer(), then pd_close().  Inputs in pipe format that fit
- * in a pipe are read a second time through stdin (chunked read path).
+ * Each input is written to a memfd and read as a file (mmap path):
+ * pd_open(), then (if it succeeded) pd_process() with a callback that
+ * decodes every SAMPLE with pd_parse_sample() and the sample_id trailer of
+ * every other kernel record with pd_parse_trailer(), then pd_close(), which
+ * also releases what a failed pd_open() allocated.  Inputs in pipe format
+ * that fit in a pipe are read a second time through stdin (chunked read
+ * path).
  *
  * Every byte range the reader hands out (records, sample fields, feature
  * payloads, evsel names) is read in full, so AddressSanitizer catches a
@@ -143,10 +145,9 @@ static void read_as_pipe(const uint8_t *data, size_t size)
 	saved_stdin = dup(0);
 	dup2(fds[0], 0);
 	close(fds[0]);
-	if (!pd_open(&f, "-", 0)) {
+	if (!pd_open(&f, "-", 0))
 		read_all(&f);
-		pd_close(&f);
-	}
+	pd_close(&f);
 	dup2(saved_stdin, 0);
 	close(saved_stdin);
 }
@@ -158,10 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(memfd, 0) || lseek(memfd, 0, SEEK_SET) ||
 	    write_all(memfd, data, size))
 		abort();
-	if (!pd_open(&f, memfd_path, 0)) {
+	if (!pd_open(&f, memfd_path, 0))
 		read_all(&f);
-		pd_close(&f);
-	}
+	pd_close(&f);
 	/* pipe format: {magic, u64 16}; both byte orders */
 	if (size >= 16 && size <= (1u << 20) &&
 	    (pd_get64(data + 8) == 16 || pd_get64(data + 8) == (16ULL << 56)))

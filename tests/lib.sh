@@ -19,6 +19,8 @@
 #             runs "timeout 10 $PROF ARGS" with stdout/stderr to files and
 #             returns its status (124 on timeout)
 #   sanitizer_report FILE  true if FILE holds an ASan/UBSan/LSan report
+#   sanitizer_summary FILE the report's key lines (error, top frames)
+#   failure_detail FILE    sanitizer_summary, else the first lines of FILE
 #   record_workload [--pipe] NAME [PERF-RECORD-ARGS...] [-- WORKLOAD [ARGS]]
 #             records with the system "perf record -q" into $TMP/NAME.data
 #             (--pipe: "-o -" into the same file).  WORKLOAD is a command
@@ -100,7 +102,7 @@ check()
 	if "$@" >"$TMP/check.out" 2>&1; then
 		ok "$name"
 	else
-		not_ok "$name" "command failed: $*" "$(head -n 5 "$TMP/check.out")"
+		not_ok "$name" "command failed: $*" "$(failure_detail "$TMP/check.out")"
 	fi
 }
 
@@ -115,6 +117,20 @@ run_prof()
 sanitizer_report()
 {
 	grep -Eq 'ERROR: (Address|Leak|Undefined|Memory)Sanitizer|runtime error:|SUMMARY: [A-Za-z]*Sanitizer' "$1"
+}
+
+sanitizer_summary()
+{
+	grep -E 'ERROR: |runtime error:|^ +#[0-9] ' "$1" | head -n 10
+}
+
+failure_detail()
+{
+	if sanitizer_report "$1"; then
+		sanitizer_summary "$1"
+	else
+		head -n 5 "$1"
+	fi
 }
 
 # Builds the workload programs into $TMP/bin once.
@@ -271,13 +287,13 @@ compare()
 	rc_prof=$?
 	sed -i 's/[[:blank:]]*$//' "$TMP/cmp.perf" "$TMP/cmp.prof"
 	if sanitizer_report "$TMP/cmp.prof.err"; then
-		not_ok "$name" "sanitizer report:" "$(head -n 20 "$TMP/cmp.prof.err")"
+		not_ok "$name" "sanitizer report:" "$(sanitizer_summary "$TMP/cmp.prof.err")"
 	elif ! diff -u "$TMP/cmp.perf" "$TMP/cmp.prof" >"$TMP/cmp.diff"; then
 		not_ok "$name" "output differs (--- perf, +++ prof):" \
 			"$(sed -n '3,$p' "$TMP/cmp.diff" | head -n 20)"
 	elif [ "$rc_perf" -ne "$rc_prof" ]; then
 		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
-			"$(head -n 5 "$TMP/cmp.prof.err")"
+			"$(failure_detail "$TMP/cmp.prof.err")"
 	else
 		ok "$name"
 	fi

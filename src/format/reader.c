@@ -766,7 +766,8 @@ static void queue_push(struct pd_file *f, const struct qent *src)
 	}
 	if (src->time < in->last_flush)
 		in->nr_out_of_order++;
-	if (src->time > in->max_time)
+	/* as perf: the first record into an empty queue sets the maximum */
+	if (in->q_len == 0 || src->time > in->max_time)
 		in->max_time = src->time;
 	e = &in->q[in->q_len++];
 	*e = *src;
@@ -808,6 +809,8 @@ static int consume(struct pd_file *f, const struct item *it)
 	case ITEM_ROUND:
 		if (deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed, NULL, 0))
 			return in->stop;
+		if (in->q_len == 0)	/* perf leaves the limit alone then */
+			return 0;
 		if (queue_flush(f, in->next_flush))
 			return in->stop;
 		in->next_flush = in->max_time;

@@ -175,13 +175,31 @@ static void swap_sample(struct pd_file *f, u8 *p, u8 *end)
 #undef NEED
 }
 
+/*
+ * The sample_type of the attr a non-sample record belongs to, found from
+ * the id in its trailer (still in file order).  All attrs put the id at the
+ * same distance from the end, so the first attr's layout finds it.
+ */
+static u64 trailer_sample_type(struct pd_file *f, const u8 *body, const u8 *end)
+{
+	const struct pd_evsel *e = &f->evsel[0];
+
+	if (f->nr_evsel > 1 && e->is_pos > 0 && end - body >= e->is_pos * 8) {
+		u64 id = __builtin_bswap64(pd_get64(end - e->is_pos * 8));
+		const struct pd_evsel *by_id = pd_evsel_by_id(f, id);
+
+		if (by_id)
+			e = by_id;
+	}
+	return e->attr.sample_type;
+}
+
 int pd_swap_record(struct pd_file *f, struct pd_header *hdr)
 {
 	u8 *p = (u8 *)hdr + 8;
 	u8 *end = (u8 *)hdr + hdr->size;
 	u64 len = hdr->size - 8;
-	u64 st = f->nr_evsel ? f->evsel[0].attr.sample_type : 0;
-	int trailer = f->sample_id_all;
+	int trailer = f->sample_id_all && f->nr_evsel;
 
 	switch (hdr->type) {
 	case PD_REC_SAMPLE:
@@ -300,6 +318,6 @@ int pd_swap_record(struct pd_file *f, struct pd_header *hdr)
 		return 0;	/* perf-made records with only bytes, unknown types */
 	}
 	if (trailer && hdr->type < PD_REC_USER_START)
-		swap_trailer(p, end, st);
+		swap_trailer(p, end, trailer_sample_type(f, p, end));
 	return 0;
 }

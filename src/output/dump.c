@@ -197,6 +197,8 @@ struct dump_state {
 	int kernel_loaded;	/* perf's map__load() of the kernel map ran */
 	u8 kernel_bid[20];	/* kernel build-id from the file, if any */
 	int kernel_bid_size;	/* 0 when the file has none */
+	const char *ref_reloc_sym;	/* "_text" of "[kernel.kallsyms]_text" */
+	u64 ref_reloc_addr;	/* that symbol's address (the MMAP's pgoff) */
 };
 
 /* Last counter value per sample id, for PERF_SAMPLE_READ deltas. */
@@ -569,7 +571,7 @@ static int is_no_dso(const char *name)
 }
 
 /* perf's machine__process_kernel_mmap_event() for the host. */
-static void kernel_mmap(struct dump_state *st, const char *name, u64 start, u64 len)
+static void kernel_mmap(struct dump_state *st, const char *name, u64 start, u64 len, u64 pgoff)
 {
 	u64 end = start + len;
 
@@ -585,6 +587,10 @@ static void kernel_mmap(struct dump_state *st, const char *name, u64 start, u64 
 			}
 		}
 		maps_insert(&st->kmaps, start, end, "[kernel.kallsyms]");
+		if (pgoff) {
+			st->ref_reloc_sym = name + strlen("[kernel.kallsyms]");
+			st->ref_reloc_addr = pgoff;
+		}
 	} else if (name[0] == '/' || name[0] == '[') {
 		maps_insert(&st->kmaps, start, end, arena_strdup(&st->arena, name));
 	}
@@ -635,7 +641,7 @@ static void do_mmap(struct dump_state *st, const struct rec *r, u16 misc)
 		return;		/* perf skips names without a NUL */
 	name = rec_strdup(st, r, 40);
 	if (cpumode == PD_MISC_KERNEL || cpumode == PD_MISC_GUEST_KERNEL) {
-		kernel_mmap(st, name, start, len);
+		kernel_mmap(st, name, start, len, pgoff);
 		return;
 	}
 	t = thread_findnew(st, (s32)pid, (s32)tid, 1);
@@ -695,7 +701,7 @@ static void do_mmap2(struct dump_state *st, const struct rec *r, u16 misc)
 		return;
 	name = rec_strdup(st, r, 72);
 	if (cpumode == PD_MISC_KERNEL || cpumode == PD_MISC_GUEST_KERNEL) {
-		kernel_mmap(st, name, start, len);
+		kernel_mmap(st, name, start, len, pgoff);
 		return;
 	}
 	t = thread_findnew(st, (s32)pid, (s32)tid, 1);
@@ -1154,12 +1160,13 @@ static int host_build_id(u8 *bid)
 /* Reads a kallsyms file as perf's dso__load_kallsyms() does and returns
  * the range perf's map__fixup_start/end() give the kernel map: first
  * kernel symbol to the end of the last one.  Returns 0 on success. */
-static int kallsyms_range(const char *path, u64 *startp, u64 *endp)
+static int kallsyms_range(const char *path, const char *ref_sym, u64 *ref_addr, u64 *startp,
+			  u64 *endp)
 {
 	FILE *fp = fopen(path, "r");
 	char line[512];
 	u64 lo = ~0ULL, hi = 0, next_after_hi = ~0ULL;
-	int have = 0, hi_is_last = 1;
+	int have = 0, hi_is_last = 1, have_ref = !ref_sym;
 
 	if (!fp)
 		return -1;
@@ -1172,6 +1179,11 @@ static int kallsyms_range(const char *path, u64 *startp, u64 *endp)
 			continue;
 		type = end[1];
 		name = end + 3;
+		name[strcspn(name, "\n")] = 0;
+		if (ref_sym && !have_ref && strchr("TtWw", type) && !strcmp(name, ref_sym)) {
+			*ref_addr = addr;
+			have_ref = 1;
+		}
 		if (!strchr("TtWwDdBb", type) || name[0] == '$' || strchr(name, '['))
 			continue;
 		if (addr < lo)
@@ -1181,7 +1193,7 @@ static int kallsyms_range(const char *path, u64 *startp, u64 *endp)
 			have = 1;
 		}
 	}
-	if (!have) {
+	if (!have || !have_ref) {
 		fclose(fp);
 		return -1;
 	}
@@ -1237,10 +1249,15 @@ static void kernel_map_load(struct dump_state *st, struct map_range *m)
 			snprintf(path + n, sizeof(path) - n, "/kallsyms");
 		}
 	}
-	if (kallsyms_range(path, &start, &end))
+	u64 ref = 0, delta = 0;
+
+	if (kallsyms_range(path, st->ref_reloc_sym, &ref, &start, &end))
 		return;
-	m->start = start;
-	m->end = end;
+	/* perf's kallsyms__delta(): the file's kernel may sit elsewhere */
+	if (st->ref_reloc_sym)
+		delta = ref - st->ref_reloc_addr;
+	m->start = start - delta;
+	m->end = end - delta;
 	/* keep the array sorted: the kernel map moves as a whole */
 	{
 		struct map_range moved = *m;
@@ -1541,7 +1558,7 @@ static void print_cpu_map_data(struct dump_state *st, const struct rec *r, u32 o
 			cpus[n++] = (int16_t)rec16(r, off + 4 + 2 * i);
 	} else if (type == 1) {	/* PERF_CPU_MAP__MASK */
 		u16 long_size = rec16(r, off + 4);
-		u32 base = off + 6;
+		u32 base = long_size == 8 ? off + 10 : off + 6;	/* 6.1's layout */
 
 		if (long_size == 4 || long_size == 8) {
 			cpus = xmalloc((nr * 64u + 1) * sizeof(*cpus));

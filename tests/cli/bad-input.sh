@@ -52,7 +52,7 @@ judge()
 	run_prof "$TMP/j.out" "$TMP/j.err" report --stats -i "$f"
 	rc=$?
 	if sanitizer_report "$TMP/j.err" || [ $rc -eq 98 ] || [ $rc -eq 99 ]; then
-		why="sanitizer report (status $rc): $(grep -m 3 -E 'ERROR:|runtime error:|SUMMARY:' "$TMP/j.err")"
+		why="sanitizer report (status $rc): $(sanitizer_summary "$TMP/j.err")"
 		return 1
 	fi
 	case $rc in
@@ -337,7 +337,7 @@ if record_workload --pipe pipe -g -F 499 -- spin short; then
 	if [ $rc -le 1 ] && ! sanitizer_report "$TMP/p.err"; then
 		ok "bad pipe data on stdin: status $rc"
 	else
-		not_ok "bad pipe data on stdin" "status $rc" "$(head -n 5 "$TMP/p.err")"
+		not_ok "bad pipe data on stdin" "status $rc" "$(failure_detail "$TMP/p.err")"
 	fi
 else
 	not_ok "record a pipe-mode file with perf"

@@ -33,7 +33,7 @@ run_ok()
 	if [ $rc -eq 0 ] && ! sanitizer_report "$TMP/err"; then
 		ok "$name"
 	else
-		not_ok "$name" "status $rc" "$(head -n 5 "$TMP/err")"
+		not_ok "$name" "status $rc" "$(failure_detail "$TMP/err")"
 	fi
 }
 

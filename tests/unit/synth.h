@@ -215,7 +215,6 @@ static inline void synth_begin(struct synth *s, u32 type, u16 misc)
 
 static inline void synth_u64(struct synth *s, u64 v) { synth_w64(s, &s->rec, v); }
 static inline void synth_u32(struct synth *s, u32 v) { synth_w32(s, &s->rec, v); }
-static inline void synth_u16(struct synth *s, u16 v) { synth_w16(s, &s->rec, v); }
 static inline void synth_bytes(struct synth *s, const void *p, size_t n) { synth_put(&s->rec, p, n); }
 
 /* A NUL-terminated string zero-padded to a multiple of 8. */
@@ -238,11 +237,11 @@ static inline u64 synth_raw(struct synth *s, const void *p, size_t n)
 	return off;
 }
 
-/* Finishes the record (size = bytes written, or size_override if non-zero)
- * and appends it; returns its offset (0 inside compressed data). */
-static inline u64 synth_end_size(struct synth *s, u16 size_override)
+/* Finishes the record (size = bytes written) and appends it; returns its
+ * offset (0 inside compressed data). */
+static inline u64 synth_end(struct synth *s)
 {
-	u16 size = size_override ? size_override : (u16)s->rec.len;
+	u16 size = (u16)s->rec.len;
 
 	if (s->rec.len > 65535)
 		abort();
@@ -250,11 +249,6 @@ static inline u64 synth_end_size(struct synth *s, u16 size_override)
 		size = __builtin_bswap16(size);
 	memcpy(s->rec.p + 6, &size, 2);
 	return synth_raw(s, s->rec.p, s->rec.len);
-}
-
-static inline u64 synth_end(struct synth *s)
-{
-	return synth_end_size(s, 0);
 }
 
 /*

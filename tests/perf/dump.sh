@@ -1,0 +1,107 @@
+#!/bin/bash
+# dump.sh - "prof report -D" prints exactly what perf 6.1's "perf report -D"
+# prints, byte for byte, and the same exit status.
+#
+# Records small workloads with the system perf (plain, -g, dwarf, -a -g,
+# two events, a tracepoint, -z, pipe mode saved to a file and read both
+# as a file and from stdin, --switch-events, --namespaces --all-cgroups)
+# and compares both tools on each; then every shared fixture perf 6.1
+# reads cleanly.  Fixtures are skipped (with the reason) where perf's
+# output cannot be reproduced; tests/perf/KNOWN-DIFFERENCES.md says why:
+#  - perf stops with "failed to process type" (COMPRESSED2, simpleperf's
+#    private records) after printing part of the file;
+#  - perf decodes AUX area traces (Intel PT, CoreSight) into the dump;
+#  - fuzz-corpus files: perf reads past malformed records' ends.
+# Old perf (3.x) wrote the vdso as a temporary copy whose random name
+# ("/tmp/perf-vdso.so-XXXXXX") perf prints; that name is mapped to
+# "[vdso]" in perf's output before comparing.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v perf >/dev/null; then
+	skip "report -D equals perf's" "perf not installed"
+	exit 0
+fi
+
+# same NAME FILE [< INPUT]: perf and prof print the same bytes and status
+same()
+{
+	local name=$1 file=$2 rc_perf rc_prof input=${3:-/dev/null}
+
+	perf report -D -i "$file" <"$input" 2>"$TMP/perf.err" |
+		sed 's#/tmp/perf-vdso\.so-[A-Za-z0-9]\{6\}$#[vdso]#' >"$TMP/perf.out"
+	rc_perf=${PIPESTATUS[0]}
+	timeout -k 5 60 "$PROF" report -D -i "$file" <"$input" >"$TMP/prof.out" 2>"$TMP/prof.err"
+	rc_prof=$?
+	if sanitizer_report "$TMP/prof.err"; then
+		not_ok "$name" "sanitizer report:" "$(head -n 20 "$TMP/prof.err")"
+	elif ! cmp -s "$TMP/perf.out" "$TMP/prof.out"; then
+		not_ok "$name" "output differs (--- perf, +++ prof):" \
+			"$(diff -u "$TMP/perf.out" "$TMP/prof.out" | sed -n '3,22p')" \
+			"$(head -n 3 "$TMP/prof.err")"
+	elif [ "$rc_perf" -ne "$rc_prof" ]; then
+		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
+			"$(head -n 3 "$TMP/prof.err")"
+	else
+		ok "$name"
+	fi
+}
+
+# recorded NAME [--pipe] PERF-RECORD-ARGS... [-- WORKLOAD]
+recorded()
+{
+	local name=$1
+
+	shift
+	if [ "${1:-}" = --pipe ]; then
+		shift
+		record_workload --pipe "$name" "$@" || { not_ok "record $name"; return 1; }
+	else
+		record_workload "$name" "$@" || { not_ok "record $name"; return 1; }
+	fi
+	same "-D $name" "$name.data"
+}
+
+cd "$TMP" || exit 1
+recorded plain
+recorded callgraph -g
+recorded dwarf --call-graph dwarf
+recorded system-wide -a -g -- sleep 0.1
+recorded two-events -e cpu-clock -e task-clock
+recorded tracepoint -e sched:sched_switch -a -- sleep 0.1
+recorded compressed -z -- forks
+recorded switch-events --switch-events -- threads
+recorded namespaces --namespaces --all-cgroups -- forks
+if recorded pipe --pipe -g -- forks; then
+	same "-D pipe from stdin" - pipe.data
+fi
+recorded pipe-compressed --pipe -z
+
+if [ ! -d "$FIXTURES" ]; then
+	skip "shared perf.data fixtures" "$FIXTURES not found (set PROF_FIXTURES)"
+	exit 0
+fi
+mkdir -p "$TMP/fx"
+while IFS= read -r -d '' path; do
+	rel=${path#"$FIXTURES"/}
+	case $rel in
+	*.txt | *README* | google-perf_data_converter/fuzz-corpus/*) continue ;;
+	esac
+	# perf refuses files it does not own: work on a private copy
+	copy=$TMP/fx/$(basename "$rel")
+	cp "$path" "$copy"
+	chmod 600 "$copy"
+	# (in a child shell: perf may crash, and that shell says so on stderr)
+	if ! sh -c 'timeout 60 perf report -D -i "$1"; exit $?' sh "$copy" \
+		</dev/null >"$TMP/fx.out" 2>"$TMP/fx.err"; then
+		rm -f "$copy"
+		continue	# perf 6.1 does not read it
+	fi
+	if grep -q "failed to process type" "$TMP/fx.err"; then
+		skip "-D $rel" "perf 6.1 stops early: $(grep -m1 'failed to process' "$TMP/fx.err")"
+	elif grep -q "PERF_RECORD_AUXTRACE_INFO" "$TMP/fx.out"; then
+		skip "-D $rel" "perf decodes the AUX area trace into the dump"
+	else
+		same "-D $rel" "$copy"
+	fi
+	rm -f "$copy"
+done < <(find "$FIXTURES" -type f -print0 | sort -z)
