@@ -27,7 +27,6 @@ struct report_ctx {
 	int stdio;		/* --stdio (the only interface) */
 	int verbose;		/* -v */
 	int header_printed;	/* pipe mode: header block already printed */
-	int threads;		/* --threads: 1 keeps all work on one thread */
 };
 
 static const char *const report_usage[] = {
@@ -93,7 +92,6 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOLEAN('f', "force", &ctx.force, "don't complain, do it"),
 		OPT_BOOLEAN('q', "quiet", &ctx.quiet, "do not show any warnings or messages"),
 		OPT_INCR('v', "verbose", &ctx.verbose, "be more verbose"),
-		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: read and process on one thread)"),
 		OPT_END(),
 	};
 	struct pd_file f;
@@ -109,7 +107,7 @@ int cmd_report(int argc, char **argv)
 	if (ctx.quiet)
 		error_set_quiet(1);
 
-	if (pd_open(&f, ctx.input, ctx.threads == 1 ? PD_SINGLE_THREAD : 0)) {
+	if (pd_open(&f, ctx.input, 0)) {
 		pd_close(&f);
 		return 1;
 	}
@@ -133,7 +131,10 @@ int cmd_report(int argc, char **argv)
 		struct dump_ctx dctx = { .out = stdout, .file_name = ctx.input };
 		const struct pd_ops ops = { dump_record };
 
+		dump_begin(&dctx, &f);
 		ret = pd_process(&f, &ops, &dctx);
+		if (dump_end(&dctx, &f, ret == 0) < 0 && ret == 0)
+			ret = -1;
 		if (ret < 0)
 			goto out;
 	} else if (ctx.stats) {

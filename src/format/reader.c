@@ -26,14 +26,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+
+#define PAGE 4096ULL
+#define POPULATE_STEP (8ULL << 20)	/* bytes mapped in ahead of the scan */
+#define RELEASE_STEP (8ULL << 20)	/* bytes given back at a time */
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22	/* Linux 5.14; older kernels say EINVAL */
@@ -54,8 +56,7 @@ struct qent {
  * A record on its way from the scanner to delivery.  The scanner emits
  * items in file order; the consumer delivers NOW items at once, queues
  * QUEUE items, and for a ROUND item delivers the FINISHED_ROUND record and
- * then flushes the queue.  Single-threaded, items are consumed as they are
- * emitted; threaded, they travel in batches from the scanning thread.
+ * then flushes the queue.
  */
 enum item_kind { ITEM_NOW, ITEM_QUEUE, ITEM_ROUND };
 
@@ -64,16 +65,6 @@ struct item {
 	u32 kind;
 	const void *payload;	/* NOW items: AUXTRACE / TRACING_DATA bytes */
 	u64 payload_size;
-};
-
-/* A batch of items handed from the scanning thread to the consumer; its
- * arena holds copies of transient records until the batch is consumed. */
-#define BATCH_ITEMS 8192
-#define NR_BATCHES 4
-struct batch {
-	struct item items[BATCH_ITEMS];
-	u32 nr;
-	struct arena arena;
 };
 
 /* id -> evsel hash table entry (open addressing, id 0 never stored). */
@@ -88,11 +79,8 @@ struct pd_id_map {
 	u64 used;
 };
 
-/*
- * Reader state.  With a scanning thread, the consumer's fields (queue,
- * callbacks) and the scanner's fields (window, decompression, id cache) sit
- * on separate cache lines, so the two threads do not slow each other down.
- */
+/* Reader state: the scanner's (window, decompression, id cache) and the
+ * consumer's (queue, callbacks). */
 struct pd_internal {
 	/* consumer: the ordered queue */
 	struct qent *q;		/* queued records in arrival order, except that
@@ -105,20 +93,23 @@ struct pd_internal {
 	u64 next_flush;		/* round limit */
 	u64 last_flush;		/* time of the last delivered queued record */
 	u64 max_time;
-	u64 nr_out_of_order;	/* becomes f->stats.nr_out_of_order */
 	struct arena rec_arena[2];	/* copies of transient queued records */
 	int cur_arena;
 	const struct pd_ops *ops;
 	void *ctx;
 	int stop;		/* the callback's non-zero return */
+	int ordered;		/* queue records (else deliver in file order) */
+
+	/* scanner: the mapping's resident window (file mode) */
+	u64 populated_end;	/* file offset up to which pages are mapped in */
+	u64 released_end;	/* file offset below which pages were given back */
 
 	/* scanner: pipe window */
-	_Alignas(64) u8 *win;
+	u8 *win;
 	u64 win_size, win_cap;	/* bytes in window, capacity */
 	u64 win_start;		/* stream offset of win[0] */
 	u64 win_pos;		/* read position inside win */
 	int eof;
-	int ordered;		/* queue records (else deliver in file order) */
 
 	/* scanner: decompression */
 	ZSTD_DCtx *zstd;
@@ -128,17 +119,6 @@ struct pd_internal {
 	/* scanner: last id looked up, consecutive records mostly share one */
 	u64 last_id;
 	struct pd_evsel *last_evsel;
-	struct batch *fill;	/* the batch being filled */
-
-	/* shared between the threads */
-	_Alignas(64) _Atomic int abort_scan;	/* the consumer has stopped */
-	int threaded;
-	struct batch *batches;	/* a ring of NR_BATCHES */
-	u32 head, tail;		/* ring positions: [head, tail) are full */
-	int scan_done;		/* the scanner has finished */
-	int scan_ret;		/* its result */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
 };
 
 /* ---------------------------------------------------------------- ids --- */
@@ -635,14 +615,6 @@ static int deliver(struct pd_file *f, const struct pd_header *hdr, u64 offset, u
 	return ret;
 }
 
-/* Has the consumer stopped?  Asked by the scanner. */
-static int scan_stopped(struct pd_internal *in)
-{
-	if (in->threaded)
-		return atomic_load_explicit(&in->abort_scan, memory_order_relaxed);
-	return in->stop;
-}
-
 /* Merges the sorted runs src[lo..mid) and src[mid..hi) into dst[lo..hi),
  * left run first on equal times (so the sort is stable). */
 static void merge_runs(const struct qent *src, struct qent *dst, u64 lo, u64 mid, u64 hi)
@@ -765,7 +737,7 @@ static void queue_push(struct pd_file *f, const struct qent *src)
 		in->q_tmp = xmalloc(in->q_cap * sizeof(*in->q_tmp));
 	}
 	if (src->time < in->last_flush)
-		in->nr_out_of_order++;
+		f->stats.nr_out_of_order++;
 	/* as perf: the first record into an empty queue sets the maximum */
 	if (in->q_len == 0 || src->time > in->max_time)
 		in->max_time = src->time;
@@ -775,24 +747,7 @@ static void queue_push(struct pd_file *f, const struct qent *src)
 		e->hdr = arena_memdup(&in->rec_arena[in->cur_arena], e->hdr, e->hdr->size);
 }
 
-/* Hands the scanner's full batch to the consumer and takes an empty one,
- * waiting while all are in use.  Returns non-zero when the consumer has
- * stopped. */
-static int batch_publish(struct pd_file *f)
-{
-	struct pd_internal *in = f->in;
-
-	pthread_mutex_lock(&in->lock);
-	in->tail++;
-	pthread_cond_broadcast(&in->cond);
-	while (in->tail - in->head == NR_BATCHES && !in->abort_scan)
-		pthread_cond_wait(&in->cond, &in->lock);
-	in->fill = &in->batches[in->tail % NR_BATCHES];
-	in->fill->nr = 0;
-	arena_reset(&in->fill->arena);
-	pthread_mutex_unlock(&in->lock);
-	return in->abort_scan;
-}
+static void release_behind(struct pd_file *f, u64 scan_pos);
 
 /* The consumer's half: delivers, queues or flushes one item.  Returns
  * non-zero to stop (a callback's return, or -1). */
@@ -809,11 +764,14 @@ static int consume(struct pd_file *f, const struct item *it)
 	case ITEM_ROUND:
 		if (deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed, NULL, 0))
 			return in->stop;
-		if (in->q_len == 0)	/* perf leaves the limit alone then */
+		if (in->q_len == 0) {	/* perf leaves the limit alone then */
+			release_behind(f, e->file_offset);
 			return 0;
+		}
 		if (queue_flush(f, in->next_flush))
 			return in->stop;
 		in->next_flush = in->max_time;
+		release_behind(f, e->file_offset);
 		return 0;
 	default:
 		return deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed,
@@ -821,28 +779,12 @@ static int consume(struct pd_file *f, const struct item *it)
 	}
 }
 
-/* The scanner's half: hands an item to the consumer, directly or through
- * a batch.  Returns non-zero when processing must stop. */
+/* The scanner's half: hands an item to the consumer.  transient: the
+ * record's memory is reused once this returns. */
 static int emit(struct pd_file *f, struct item *it, int transient)
 {
-	struct pd_internal *in = f->in;
-	struct batch *b;
-
-	if (!in->threaded) {
-		it->e.transient = (u16)transient;
-		return consume(f, it);
-	}
-	b = in->fill;
-	if (transient) {
-		it->e.hdr = arena_memdup(&b->arena, it->e.hdr, it->e.hdr->size);
-		if (it->payload)
-			it->payload = arena_memdup(&b->arena, it->payload, it->payload_size);
-	}
 	it->e.transient = (u16)transient;
-	b->items[b->nr++] = *it;
-	if (b->nr == BATCH_ITEMS)
-		return batch_publish(f);
-	return scan_stopped(in);
+	return consume(f, it);
 }
 
 /* ------------------------------------------------------ record handling --- */
@@ -998,7 +940,7 @@ static int decompress(struct pd_file *f, const u8 *src, u64 len, u64 offset)
 			memcpy(in->dbuf + pos, &h, 8);
 			if (handle_record(f, (struct pd_header *)(in->dbuf + pos), offset, 1, 1, NULL, 0))
 				return -1;
-			if (scan_stopped(in))
+			if (in->stop)
 				return 0;
 			pos += h.size;
 		}
@@ -1112,7 +1054,7 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 		it.payload_size = payload_size;
 		if (emit(f, &it, transient) < 0)
 			return -1;
-		if (scan_stopped(in))
+		if (in->stop)
 			return 0;
 		if (type == PD_REC_COMPRESSED) {
 			return decompress(f, (const u8 *)hdr + 8, hdr->size - 8, offset);
@@ -1183,15 +1125,59 @@ static void read_header_at(const struct pd_file *f, const u8 *p, struct pd_heade
 	}
 }
 
+/*
+ * The mapping's resident window.  Pages are mapped in ahead of the scan in
+ * big steps (one call instead of a fault per page), and pages wholly below
+ * every record still queued are given back after each round, so a file's
+ * resident memory is a window of a few rounds, not its size.  Giving back
+ * is safe because the pages are unmodified file pages: touching them again
+ * reads them back.  Files swapped in place keep all their pages.
+ */
+static void populate_ahead(struct pd_file *f, u64 pos)
+{
+	struct pd_internal *in = f->in;
+	u64 end = f->data_offset + f->data_size;
+	u64 from = in->populated_end > pos ? in->populated_end : pos & ~(PAGE - 1);
+	u64 to = pos + POPULATE_STEP < end ? pos + POPULATE_STEP : end;
+
+	if (to > from)
+		madvise(f->map + from, to - from, MADV_POPULATE_READ);
+	in->populated_end = to;
+}
+
+/* Gives back the pages before scan_pos that no queued record needs. */
+static void release_behind(struct pd_file *f, u64 scan_pos)
+{
+	struct pd_internal *in = f->in;
+	u64 keep = scan_pos;
+
+	if (!f->map || f->needs_swap)
+		return;
+	for (u64 i = 0; i < in->q_len; i++) {
+		const struct qent *e = &in->q[i];
+
+		if (!e->transient && e->file_offset < keep)
+			keep = e->file_offset;
+	}
+	keep &= ~(PAGE - 1);
+	if (keep >= in->released_end + RELEASE_STEP) {
+		madvise(f->map + in->released_end, keep - in->released_end, MADV_DONTNEED);
+		in->released_end = keep;
+	}
+}
+
 /* The records of a mapped file (file mode, or a stream saved to a file). */
 static int process_mapped(struct pd_file *f)
 {
 	u64 pos = f->data_offset;
 	u64 end = f->data_offset + f->data_size;
 
-	while (pos < end && !scan_stopped(f->in)) {
+	while (pos < end && !f->in->stop) {
 		struct pd_header h;
 		u64 extra;
+
+		if (pos + 65536 > f->in->populated_end)
+			populate_ahead(f, pos);
 
 		if (end - pos < 8) {
 			if (f->pipe_mode || f->data_size_was_zero) {
@@ -1277,7 +1263,7 @@ static int process_stream(struct pd_file *f)
 {
 	struct pd_internal *in = f->in;
 
-	while (!scan_stopped(in)) {
+	while (!in->stop) {
 		struct pd_header h;
 		u64 avail = window_fill(f, 8), extra, offset;
 
@@ -1337,81 +1323,11 @@ static int process_stream(struct pd_file *f)
 static int scan(struct pd_file *f)
 {
 	if (f->map) {
-		/* map the whole data section in one go rather than page by page */
-		u64 start = f->data_offset & ~4095ULL;
-
-		madvise(f->map + start, f->data_offset + f->data_size - start, MADV_POPULATE_READ);
+		f->in->populated_end = f->data_offset & ~(PAGE - 1);
+		f->in->released_end = f->in->populated_end;
 		return process_mapped(f);
 	}
 	return process_stream(f);
-}
-
-static void *scan_thread(void *arg)
-{
-	struct pd_file *f = arg;
-	struct pd_internal *in = f->in;
-	int ret = scan(f);
-
-	pthread_mutex_lock(&in->lock);
-	in->scan_ret = ret;
-	in->scan_done = 1;
-	in->tail++;		/* publish the last, partly filled batch */
-	pthread_cond_broadcast(&in->cond);
-	pthread_mutex_unlock(&in->lock);
-	return NULL;
-}
-
-/*
- * Runs the scanner on a second thread and consumes its batches here, so
- * callbacks run on the caller's thread.  Returns the scanner's error (-1)
- * or the consumer's stop value.
- */
-static int process_threaded(struct pd_file *f)
-{
-	struct pd_internal *in = f->in;
-	pthread_t thread;
-	int ret = 0, done;
-
-	in->batches = xcalloc(NR_BATCHES, sizeof(*in->batches));
-	for (int i = 0; i < NR_BATCHES; i++)
-		arena_init(&in->batches[i].arena, 1 << 20);
-	in->fill = &in->batches[0];
-	pthread_mutex_init(&in->lock, NULL);
-	pthread_cond_init(&in->cond, NULL);
-	if (pthread_create(&thread, NULL, scan_thread, f))
-		die("cannot create a thread: %s", strerror(errno));
-	for (;;) {
-		struct batch *b;
-
-		pthread_mutex_lock(&in->lock);
-		while (in->head == in->tail)
-			pthread_cond_wait(&in->cond, &in->lock);
-		b = &in->batches[in->head % NR_BATCHES];
-		done = in->scan_done && in->head + 1 == in->tail;
-		pthread_mutex_unlock(&in->lock);
-
-		for (u32 i = 0; i < b->nr && !ret; i++)
-			ret = consume(f, &b->items[i]);
-		/* queued copies of this batch's records were made: release it */
-		pthread_mutex_lock(&in->lock);
-		in->head++;
-		if (ret)
-			atomic_store(&in->abort_scan, 1);
-		pthread_cond_broadcast(&in->cond);
-		pthread_mutex_unlock(&in->lock);
-		if (done || ret)
-			break;
-	}
-	pthread_join(thread, NULL);
-	for (int i = 0; i < NR_BATCHES; i++)
-		arena_free(&in->batches[i].arena);
-	free(in->batches);
-	in->batches = NULL;
-	pthread_mutex_destroy(&in->lock);
-	pthread_cond_destroy(&in->cond);
-	if (in->scan_ret < 0)
-		return -1;
-	return ret;
 }
 
 int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
@@ -1422,18 +1338,12 @@ int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
 	in->ops = ops;
 	in->ctx = ctx;
 	in->stop = 0;
-	atomic_store(&in->abort_scan, 0);
 	/* perf turns ordering off when the first attr has no sample_id_all;
 	 * in a stream the attrs are not known yet, so order and check later */
 	in->ordered = !(f->flags & PD_UNORDERED);
 	if (!f->pipe_mode && f->nr_evsel && !f->sample_id_all)
 		in->ordered = 0;
-	/* a second thread scans big files while this one delivers; streams
-	 * add attrs as they go, so they stay on one thread */
-	in->threaded = f->map && !f->pipe_mode && !(f->flags & PD_SINGLE_THREAD) &&
-		       f->data_size >= (8 << 20) && sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	ret = in->threaded ? process_threaded(f) : scan(f);
-	f->stats.nr_out_of_order = in->nr_out_of_order;
+	ret = scan(f);
 	if (ret < 0)
 		return -1;
 	if (ret || in->stop)
@@ -1442,6 +1352,5 @@ int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx)
 		warning("%s: the stream holds no records", f->path);
 	if (queue_flush(f, PD_NO_TIME))
 		return in->stop;
-	f->stats.nr_out_of_order = in->nr_out_of_order;
 	return 0;
 }

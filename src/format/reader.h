@@ -119,7 +119,6 @@ struct pd_ops {
 
 /* Flags for pd_open() / pd_process(). */
 #define PD_UNORDERED	1	/* deliver in file order, no queueing */
-#define PD_SINGLE_THREAD 2	/* never scan on a second thread */
 
 /* Counters of what the reader has seen.  Counted when read, before ordering. */
 #define PD_NR_COUNTED_TYPES 128

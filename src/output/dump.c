@@ -16,8 +16,11 @@
  * thread and map model, so this file keeps a minimal one: threads by tid
  * (comm, pid, maps shared by the threads of a process), per-process sorted
  * non-overlapping address ranges naming their dso, and the kernel's ranges
- * (kernel MMAP, modules, KSYMBOL).  After the last record come the
- * "Aggregated stats" perf prints.
+ * (kernel MMAP, modules, KSYMBOL).  perf loads kernel symbols on the
+ * first hit of the kernel map and shrinks the map to them; that is
+ * mimicked from a kallsyms file (see kernel_map_load()).  After the last
+ * record come the "Aggregated stats" perf prints, with per-event sample
+ * counts as perf's hists count them (per branch entry in branch mode).
  *
  * Invariants: output goes through one large buffer written with fwrite, hex
  * and decimal are formatted by hand (printf only for floats and rare

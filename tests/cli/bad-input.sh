@@ -289,7 +289,7 @@ if [ $rc -eq 0 ] && grep -q 'warning' "$TMP/k.err" && ! sanitizer_report "$TMP/k
 	ok "data.size 0 (killed record): warning, samples read, status 0"
 else
 	not_ok "data.size 0 (killed record): warning, samples read, status 0" \
-		"status $rc" "$(head -n 5 "$TMP/k.err")"
+		"status $rc" "$(failure_detail "$TMP/k.err")"
 fi
 f=$(variant data-size-0-with-features); put_le "$f" 48 8 0
 judge_one "data.size 0 with the feature sections left behind" "$f"
