@@ -894,7 +894,9 @@ int pd_feature_apply_event_desc(struct pd_file *f)
 {
 	struct pd_feat_env env;
 
-	if (pd_has_feature(f, PD_FEAT_EVENT_DESC)) {
+	/* perf names a stream's events from their attrs alone: by the time
+	 * the names arrive it has fixed them */
+	if (!f->pipe_mode && pd_has_feature(f, PD_FEAT_EVENT_DESC)) {
 		pd_feature_env_init(f, &env);
 		if (!pd_feature_decode_all(f, &env, PD_FEAT_EVENT_DESC) &&
 		    !pd_feature_decode(f, PD_FEAT_EVENT_DESC, &env) && env.event_desc_ok) {

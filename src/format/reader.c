@@ -586,7 +586,9 @@ static void event_update(struct pd_file *f, const struct pd_header *hdr)
 	const u8 *p = (const u8 *)hdr;
 	struct pd_evsel *e;
 
-	if (hdr->size < 24 || pd_get64(p + 8) != 2)
+	/* a stream's events keep the names derived from their attrs, as in
+	 * perf, which has fixed them before any EVENT_UPDATE arrives */
+	if (f->pipe_mode || hdr->size < 24 || pd_get64(p + 8) != 2)
 		return;
 	e = pd_evsel_by_id(f, pd_get64(p + 16));
 	if (e)
