@@ -1,19 +1,24 @@
 /*
  * reader.c - opens perf.data files and streams and delivers their records.
  *
- * Sources.  A regular file is mapped copy-on-write (so records of a file
- * of the other byte order can be swapped in place) and records point into
- * the mapping.  A pipe or FIFO is read in chunks into a window buffer;
- * such records, and records decompressed from COMPRESSED payloads, are
- * "transient": they are copied into the queue arena when they are queued.
+ * Sources.  A regular file is mapped read-only (copy-on-write writable only
+ * when its records must be byte-swapped in place) and records point into
+ * the mapping.  Pages are mapped in ahead of the scan in big steps and given
+ * back behind it, so resident memory is a window, not the file.  A pipe or
+ * FIFO is read in chunks into a window buffer; such records, and records
+ * decompressed from COMPRESSED payloads, are "transient": they are copied
+ * into a record arena when they are queued.
  *
  * Ordering (perf's ordered_events): a record with a timestamp is appended
- * to the queue; at each FINISHED_ROUND the queue is sorted (by time, then
- * arrival) and everything with time <= the round limit is delivered, then
- * the limit becomes the largest timestamp seen so far.  The limit starts at
- * 0, so the first round delivers nothing.  At the end all is delivered.
- * Records older than the last delivered one are counted as out of order
- * and still delivered in sorted position at the next flush.
+ * to the queue; at each FINISHED_ROUND the queue is sorted stably by time
+ * and everything with time <= the round limit is delivered, then the limit
+ * becomes the largest timestamp queued since the queue was last empty.  The
+ * limit starts at 0, so the first round delivers nothing; a round that finds
+ * the queue empty leaves the limit alone.  At the end all is delivered.
+ * Records older than the last delivered one are counted as out of order and
+ * still delivered in sorted position at the next flush.  Records without a
+ * usable time, and perf's own record types (64 and up), are delivered as
+ * they are read.
  *
  * Memory for transient records: two arenas.  Queued records are copied into
  * the current one; after a flush, what remains queued is copied into the

@@ -27,12 +27,25 @@ get_u64()
 # put_le FILE OFFSET NBYTES VALUE: overwrite NBYTES at OFFSET, little endian
 put_le()
 {
-	local f=$1 off=$2 n=$3 v=$4 s="" i
+	local f=$1 off=$2 n=$3 v=$4 s="" i b
 
 	for ((i = 0; i < n; i++)); do
-		s+=$(printf '\\x%02x' $(((v >> (8 * i)) & 255)))
+		printf -v b '\\x%02x' $(((v >> (8 * i)) & 255))
+		s+=$b
 	done
 	printf "$s" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+}
+
+# random_bytes N: N bytes from the seeded $RANDOM (the same on every run)
+random_bytes()
+{
+	local i b s=""
+
+	for ((i = 0; i < $1; i++)); do
+		printf -v b '\\x%02x' $((RANDOM & 255))
+		s+=$b
+	done
+	printf "$s"
 }
 
 # variant NAME: a fresh copy of $base to corrupt, path printed
@@ -180,9 +193,9 @@ fi
 
 : >"$TMP/bad/empty"
 judge_one "empty file" "$TMP/bad/empty"
-head -c 10 /dev/urandom >"$TMP/bad/random10"
+random_bytes 10 >"$TMP/bad/random10"
 judge_one "10 random bytes" "$TMP/bad/random10"
-head -c 4096 /dev/urandom >"$TMP/bad/random4k"
+random_bytes 4096 >"$TMP/bad/random4k"
 judge_one "4 KiB of random bytes" "$TMP/bad/random4k"
 printf 'PERFILE2' >"$TMP/bad/magic-only"
 judge_one "magic only" "$TMP/bad/magic-only"

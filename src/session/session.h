@@ -1,0 +1,88 @@
+/*
+ * session.h - the session model: what the machine looked like at each
+ * moment of a recording, rebuilt from the records.
+ *
+ * Threads by pid/tid with their comm over time; per-process address maps
+ * (MMAP/MMAP2), inherited on fork without a deep copy; the kernel map
+ * [kernel.kallsyms], modules, [vdso], [vsyscall], anonymous/JIT maps; and
+ * DSOs, each loaded lazily by the symbol layer (src/symbol) the first time a
+ * sample needs its symbols.  Lookups are hash tables and sorted arrays: no
+ * linear walks, even with 100,000s of threads and maps.
+ *
+ * Use: session_new(), then session_event() for every record in delivery
+ * order (pd_ops.record order); for a SAMPLE, session_resolve() says where
+ * the sample's ip falls.  Everything lives in the session's arena and is
+ * freed by session_free().
+ *
+ * Layering: session uses format (reader) and symbol; analysis and output
+ * use session.  This header is the contract between the session module
+ * and its users: its declarations keep their meaning.
+ */
+#ifndef PROF_SESSION_SESSION_H
+#define PROF_SESSION_SESSION_H
+
+#include "../format/reader.h"
+
+struct session;
+struct thread;
+struct map;
+struct dso;
+struct symbol;
+
+/* Where one address of a sample falls, with everything perf prints. */
+struct addr_location {
+	struct thread *thread;	/* never NULL for a resolved sample */
+	const char *comm;	/* the thread's comm at the sample's time, as perf
+				   prints it (":<tid>" when it never had one) */
+	s32 pid, tid;
+	struct map *map;	/* NULL: no map covers the address */
+	struct dso *dso;	/* NULL: "[unknown]" */
+	const struct symbol *sym;	/* NULL: not resolved */
+	u64 addr;		/* the address perf prints when sym is NULL:
+				   map-relative when there is a map, else absolute */
+	u8 cpumode;		/* PD_MISC_KERNEL, PD_MISC_USER, ... */
+	char level;		/* perf's marker: 'k' kernel, '.' user, 'g' guest
+				   kernel, 'u' guest user, 'H' hypervisor/unknown */
+};
+
+/* Options a command passes when it makes a session. */
+struct session_opts {
+	const char *vmlinux;		/* -k/--vmlinux, or NULL */
+	const char *symfs;		/* --symfs, or NULL */
+	int no_kallsyms;		/* do not read /proc/kallsyms */
+};
+
+/* Makes a session for the file f (already opened with pd_open()). */
+struct session *session_new(struct pd_file *f, const struct session_opts *opts);
+/* Frees the session, its threads, maps, DSOs and symbols. */
+void session_free(struct session *s);
+
+/* Updates the model from one record (COMM, FORK, EXIT, MMAP, MMAP2,
+ * KSYMBOL, ...); other records are ignored.  Returns 0 or -1. */
+int session_event(struct session *s, const struct pd_event *ev);
+
+/*
+ * Resolves the sample's own ip (the sample's cpumode from hdr->misc) as
+ * perf does for the histogram: thread, comm at sample time, map, dso,
+ * symbol (loading the DSO's symbols on first use).  Returns 0, or -1 when
+ * the sample must be skipped as perf skips it.
+ */
+int session_resolve(struct session *s, const struct pd_event *ev,
+		    const struct pd_sample *sample, struct addr_location *al);
+
+/* Resolves one callchain address with the given cpumode (from the chain's
+ * PERF_CONTEXT markers), for the same thread and time as al. */
+int session_resolve_addr(struct session *s, const struct addr_location *sample_al,
+			 u64 time, u8 cpumode, u64 addr, struct addr_location *al);
+
+/* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
+ * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */
+const char *dso_short_name(const struct dso *dso);
+/* The DSO's full path as recorded. */
+const char *dso_long_name(const struct dso *dso);
+/* A symbol's name as perf prints it (demangled). */
+const char *symbol_name(const struct symbol *sym);
+/* A symbol's start, map-relative (what perf adds offsets to). */
+u64 symbol_start(const struct symbol *sym);
+
+#endif
