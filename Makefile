@@ -14,9 +14,9 @@ VERSION := 0.1.0
 
 CC ?= cc
 CLANG ?= clang
-PKGS := libelf libdw libzstd
+PKGS := libelf libdw libzstd liblzma
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -lzstd)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -lzstd -llzma)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wmissing-prototypes
 ifeq ($(CI),true)
@@ -24,7 +24,8 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(CFLAGS)
-LIBS := $(PKG_LIBS) -lm -lpthread
+# libiberty (libiberty-dev) for cplus_demangle
+LIBS := $(PKG_LIBS) -liberty -lm -lpthread
 
 # Everything but main.c goes into a library the tests and fuzzers link too.
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*/*.c src/*.c))

@@ -88,9 +88,9 @@ struct pd_id_map {
  * consumer's (queue, callbacks). */
 struct pd_internal {
 	/* consumer: the ordered queue */
-	struct qent *q;		/* queued records in arrival order, except that
-				   q[0..q_sorted) is sorted */
-	u64 q_len, q_cap;
+	struct qent *q;		/* q[q_head..q_len) are queued, in arrival order
+				   except that q[q_head..q_sorted) is sorted */
+	u64 q_head, q_len, q_cap;
 	u64 q_sorted;
 	struct qent *q_tmp;	/* merge scratch, q_cap entries */
 	u64 *runs;		/* run starts found by queue_sort */
@@ -649,12 +649,14 @@ static void queue_sort(struct pd_internal *in)
 
 	if (in->q_sorted == n)
 		return;
+	if (in->q_sorted < in->q_head)
+		in->q_sorted = in->q_head;
 	if (in->runs_cap < 64) {
 		in->runs_cap = 64;
 		in->runs = xrealloc(in->runs, in->runs_cap * sizeof(*in->runs));
 	}
-	in->runs[nruns++] = 0;
-	for (u64 i = in->q_sorted ? in->q_sorted : 1; i < n; i++) {
+	in->runs[nruns++] = in->q_head;
+	for (u64 i = in->q_sorted > in->q_head ? in->q_sorted : in->q_head + 1; i < n; i++) {
 		if (src[i].time >= src[i - 1].time)
 			continue;
 		if (nruns + 2 > in->runs_cap) {
@@ -699,7 +701,7 @@ static int queue_flush(struct pd_file *f, u64 limit)
 	u64 i;
 
 	queue_sort(in);
-	for (i = 0; i < in->q_len && in->q[i].time <= limit; i++) {
+	for (i = in->q_head; i < in->q_len && in->q[i].time <= limit; i++) {
 		struct qent *e = &in->q[i];
 
 		in->last_flush = e->time;
@@ -710,9 +712,10 @@ static int queue_flush(struct pd_file *f, u64 limit)
 			break;
 		}
 	}
-	if (i && i < in->q_len)
-		memmove(in->q, in->q + i, (in->q_len - i) * sizeof(*in->q));
-	in->q_len -= i;
+	/* what is left stays where it is; queue_push() compacts when full */
+	in->q_head = i;
+	if (in->q_head == in->q_len)
+		in->q_head = in->q_len = 0;
 	in->q_sorted = in->q_len;
 	/* compact transient records */
 	struct arena *cur = &in->rec_arena[in->cur_arena];
@@ -720,7 +723,7 @@ static int queue_flush(struct pd_file *f, u64 limit)
 	if (cur->used_bytes == 0)
 		return in->stop;
 	arena_reset(other);
-	for (u64 k = 0; k < in->q_len; k++) {
+	for (u64 k = in->q_head; k < in->q_len; k++) {
 		struct qent *e = &in->q[k];
 
 		if (e->transient)
@@ -737,6 +740,12 @@ static void queue_push(struct pd_file *f, const struct qent *src)
 	struct pd_internal *in = f->in;
 	struct qent *e;
 
+	if (in->q_len == in->q_cap && in->q_head) {
+		memmove(in->q, in->q + in->q_head, (in->q_len - in->q_head) * sizeof(*in->q));
+		in->q_len -= in->q_head;
+		in->q_sorted -= in->q_head;
+		in->q_head = 0;
+	}
 	if (in->q_len == in->q_cap) {
 		in->q_cap = in->q_cap ? in->q_cap * 2 : 4096;
 		in->q = xrealloc(in->q, in->q_cap * sizeof(*in->q));
@@ -746,7 +755,7 @@ static void queue_push(struct pd_file *f, const struct qent *src)
 	if (src->time < in->last_flush)
 		f->stats.nr_out_of_order++;
 	/* as perf: the first record into an empty queue sets the maximum */
-	if (in->q_len == 0 || src->time > in->max_time)
+	if (in->q_len == in->q_head || src->time > in->max_time)
 		in->max_time = src->time;
 	e = &in->q[in->q_len++];
 	*e = *src;
@@ -771,7 +780,7 @@ static int consume(struct pd_file *f, const struct item *it)
 	case ITEM_ROUND:
 		if (deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed, NULL, 0))
 			return in->stop;
-		if (in->q_len == 0) {	/* perf leaves the limit alone then */
+		if (in->q_len == in->q_head) {	/* perf leaves the limit alone then */
 			release_behind(f, e->file_offset);
 			return 0;
 		}
@@ -1160,7 +1169,7 @@ static void release_behind(struct pd_file *f, u64 scan_pos)
 
 	if (!f->map || f->needs_swap)
 		return;
-	for (u64 i = 0; i < in->q_len; i++) {
+	for (u64 i = in->q_head; i < in->q_len; i++) {
 		const struct qent *e = &in->q[i];
 
 		if (!e->transient && e->file_offset < keep)
