@@ -64,10 +64,11 @@ prof-asan: $(LIB_SRC) src/main.c $(wildcard src/*/*.h)
 
 # --- fuzzing ----------------------------------------------------------------
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-fuzz: fuzz/fuzz_reader
-fuzz/fuzz_reader: fuzz/fuzz_reader.c $(LIB_SRC) $(wildcard src/*/*.h)
+FUZZ_BIN := $(patsubst %.c,%,$(wildcard fuzz/fuzz_*.c))
+fuzz: $(FUZZ_BIN)
+fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard src/*/*.h)
 	$(CLANG) -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(FUZZ_FLAGS) \
-		-o $@ fuzz/fuzz_reader.c $(LIB_SRC) $(LIBS)
+		-o $@ $< $(LIB_SRC) $(LIBS)
 
 # --- tests ------------------------------------------------------------------
 deps:
@@ -96,6 +97,6 @@ bench: prof
 	bench/run
 
 clean:
-	rm -rf build prof prof-asan fuzz/fuzz_reader
+	rm -rf build prof prof-asan $(FUZZ_BIN)
 
 .PHONY: all asan fuzz deps unit test demo install uninstall bench clean

@@ -1,19 +1,37 @@
 /*
- * report.c - "prof report": reads a perf.data file and prints its header
+ * report.c - "prof report": reads a perf.data file and prints its flat
+ * profile (the default, as "perf report --stdio"), its header
  * (--header-only), its record counts (--stats) or every record (-D).
+ *
+ * The flat report feeds every record to the session model and every
+ * sample, resolved, to the histogram of its event; then prints one section
+ * per event that has samples.  Output goes through a pager when stdout is
+ * a terminal; a progress line is drawn on stderr when it is a terminal and
+ * the work takes more than about a second.
  */
 #include "cmds.h"
+#include "../analysis/hist.h"
+#include "../format/evname.h"
 #include "../format/reader.h"
 #include "../output/dump.h"
 #include "../output/header.h"
+#include "../output/report_stdio.h"
 #include "../output/stats.h"
+#include "../session/session.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#define MAX_CPUS 4096
+#define MAX_STACK 127	/* perf's PERF_MAX_STACK_DEPTH: chain entries used */
 
 struct report_ctx {
 	const char *input;	/* -i: file name, "-" for stdin */
@@ -27,6 +45,33 @@ struct report_ctx {
 	int stdio;		/* --stdio (the only interface) */
 	int verbose;		/* -v */
 	int header_printed;	/* pipe mode: header block already printed */
+
+	/* flat report options */
+	const char *sort_order;		/* -s */
+	const char *field_order;	/* -F */
+	int show_nr_samples;		/* -n */
+	int show_total_period;		/* --show-total-period */
+	const char *percent_limit;	/* --percent-limit */
+	const char *percentage;		/* --percentage relative|absolute */
+	const char *comms, *dsos, *symbols;	/* -c, -d, -S */
+	const char *pids, *tids;	/* --pid, --tid */
+	const char *cpus;		/* -C */
+	const char *time_str;		/* --time */
+	int children_opt;		/* --children: 1, --no-children: 0, else -1 */
+	const char *call_graph;		/* -g */
+	const char *vmlinux, *symfs;	/* -k, --symfs */
+
+	/* processing state */
+	struct session *session;
+	struct hist_strings *strs;
+	struct hists *hists;		/* one per evsel */
+	struct hist_filters filters;
+	u64 time_start, time_end;	/* 0: open */
+	unsigned char *cpu_bitmap;	/* NULL: all CPUs */
+	int children;			/* children mode (cumulated call chains) */
+	u64 nr_records;
+	double progress_start, progress_last;
+	int progress_shown;
 };
 
 static const char *const report_usage[] = {
@@ -78,9 +123,472 @@ static int default_input(struct report_ctx *ctx)
 	return 0;
 }
 
+/* ---- option values -------------------------------------------------------- */
+
+/* Splits a comma-separated list into a NULL-terminated, duplicate-free
+ * array (perf's strlist).  *nr gets the number of items. */
+static const char **split_list(const char *str, int *nr)
+{
+	char *copy = xstrdup(str), *tok, *save;
+	const char **list = xcalloc(strlen(str) / 2 + 2, sizeof(*list));
+	int n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int dup = 0;
+
+		for (int i = 0; i < n; i++)
+			dup |= !strcmp(list[i], tok);
+		if (!dup)
+			list[n++] = tok;
+	}
+	*nr = n;
+	return list;
+}
+
+/* The smallest item of a one-item list (perf names it in "# comm: x"). */
+static const char *single_item(const char *const *list, int nr)
+{
+	return list && nr == 1 ? list[0] : NULL;
+}
+
+static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
+{
+	int n;
+	const char **items = split_list(str, &n);
+
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (int i = 0; i < n; i++) {
+		char *end;
+		long v = strtol(items[i], &end, 10);
+
+		if (*end || end == items[i]) {
+			free((void *)items[0]);
+			free(items);
+			return error("invalid %s '%s'", what, items[i]);
+		}
+		(*out)[i] = (s32)v;
+	}
+	*nr = n;
+	if (n)
+		free((void *)items[0]);
+	free(items);
+	return 0;
+}
+
+/* perf's cpu list: "0-3,8"; CPUs must be below nr_cpus (the recording
+ * machine's, as perf checks).  Returns 0, -1 on a bad list, -2 on a CPU
+ * out of range (after perf's message). */
+static int parse_cpu_list(const char *str, unsigned char **bitmap, u32 nr_cpus)
+{
+	const char *p = str;
+
+	*bitmap = xcalloc(MAX_CPUS / 8, 1);
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return error("invalid cpu list '%s'", str);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return error("invalid cpu list '%s'", str);
+			p = end;
+		}
+		if (b >= nr_cpus) {
+			error("requested CPU %ld too large: the file has %u", b, nr_cpus);
+			return -2;
+		}
+		for (long c = a; c <= b; c++)
+			(*bitmap)[c / 8] |= 1 << (c % 8);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return error("invalid cpu list '%s'", str);
+	}
+	return 0;
+}
+
+/* The number of CPUs of the recording machine (NRCPUS: available). */
+static u32 recorded_cpus(const struct pd_file *f)
+{
+	if (f->feat_data[PD_FEAT_NRCPUS] && f->feat_size[PD_FEAT_NRCPUS] >= 4) {
+		u32 n = pd_get32(f->feat_data[PD_FEAT_NRCPUS]);
+
+		if (f->needs_swap)
+			n = __builtin_bswap32(n);
+		if (n && n <= MAX_CPUS)
+			return n;
+	}
+	return MAX_CPUS;
+}
+
+/* perf's parse_timestr_sec_nsec(): "SEC[.FRACTION]" with at most 9
+ * fraction digits; an empty string is 0 (open). */
+static int parse_time_point(const char *s, size_t len, u64 *t)
+{
+	u64 sec = 0, nsec = 0;
+	size_t i = 0, digits = 0;
+
+	*t = 0;
+	if (!len)
+		return 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		sec = sec * 10 + (s[i] - '0');
+	if (!i)
+		return -1;
+	if (i < len) {
+		if (s[i++] != '.')
+			return -1;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+			if (digits < 9)
+				nsec = nsec * 10 + (s[i] - '0');
+		if (i < len || digits > 9)
+			return -1;
+		for (; digits < 9; digits++)
+			nsec *= 10;
+	}
+	*t = sec * 1000000000ULL + nsec;
+	return 0;
+}
+
+static int parse_time(struct report_ctx *ctx)
+{
+	const char *s = ctx->time_str, *comma = strchr(s, ',');
+
+	if (strchr(s, '%') || strchr(s, ' '))
+		return error("--time: percent and multiple time ranges are not supported yet");
+	if (!comma ||
+	    parse_time_point(s, comma - s, &ctx->time_start) ||
+	    parse_time_point(comma + 1, strlen(comma + 1), &ctx->time_end) ||
+	    (ctx->time_end && ctx->time_start > ctx->time_end))
+		return error("invalid time string '%s'", s);
+	return 0;
+}
+
+/* ---- progress and pager ------------------------------------------------------ */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Redraws the progress line (every 64K records, at most 10 times a
+ * second, once the work has taken a second). */
+static void progress_update(struct report_ctx *ctx, const struct pd_file *f, u64 offset)
+{
+	double t = now(), share;
+	int fill;
+	char bar[41];
+
+	if (t - ctx->progress_start < 1.0 || t - ctx->progress_last < 0.1)
+		return;
+	ctx->progress_last = t;
+	ctx->progress_shown = 1;
+	if (f->pipe_mode || !f->data_size || offset < f->data_offset) {
+		fprintf(stderr, "\rprocessing: %llu records, %.0f records/s",
+			(unsigned long long)ctx->nr_records,
+			ctx->nr_records / (t - ctx->progress_start));
+		return;
+	}
+	share = (double)(offset - f->data_offset) / f->data_size;
+	if (share > 1)
+		share = 1;
+	fill = (int)(share * 40);
+	memset(bar, '#', fill);
+	memset(bar + fill, ' ', 40 - fill);
+	bar[40] = 0;
+	fprintf(stderr, "\rprocessing [%s] %3d%%  %.0f records/s", bar,
+		(int)(share * 100), ctx->nr_records / (t - ctx->progress_start));
+}
+
+static void progress_done(struct report_ctx *ctx)
+{
+	if (ctx->progress_shown)
+		fputs("\r\033[K", stderr);
+	ctx->progress_shown = 0;
+}
+
+static pid_t pager_pid;
+
+/* Waits for the pager after the last output. */
+static void pager_wait(void)
+{
+	fflush(stdout);
+	fclose(stdout);
+	if (pager_pid > 0)
+		waitpid(pager_pid, NULL, 0);
+}
+
+/* Sends stdout through $PAGER ("less" by default, with LESS=FRX) when it
+ * is a terminal, as perf does. */
+static void setup_pager(void)
+{
+	const char *pager = getenv("PROF_PAGER");
+	int fds[2];
+
+	if (!isatty(1))
+		return;
+	if (!pager)
+		pager = getenv("PAGER");
+	if (!pager)
+		pager = "less";
+	if (!*pager || !strcmp(pager, "cat"))
+		return;
+	if (pipe(fds))
+		return;
+	fflush(stdout);
+	pager_pid = fork();
+	if (pager_pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (!pager_pid) {
+		dup2(fds[0], 0);
+		close(fds[0]);
+		close(fds[1]);
+		setenv("LESS", "FRX", 0);
+		execlp("sh", "sh", "-c", pager, (char *)NULL);
+		_exit(127);
+	}
+	dup2(fds[1], 1);
+	close(fds[0]);
+	close(fds[1]);
+	signal(SIGPIPE, SIG_IGN);
+	atexit(pager_wait);
+}
+
+/* ---- the flat report ---------------------------------------------------------- */
+
+/*
+ * Children mode: credits the sample's period to every distinct entry its
+ * call chain passes through, as perf's cumulative iterator does.  A chain
+ * with a context marker perf does not know is dropped whole, as perf does.
+ */
+static void add_chain(struct report_ctx *ctx, struct hists *h,
+		      const struct pd_sample *sample, const struct addr_location *al,
+		      u8 filtered, u32 *seen)
+{
+	u32 nr_seen = 1, nr = 0;
+	u8 cpumode = PD_MISC_USER;
+	char level = al->level;
+	u64 n = sample->callchain_nr;
+
+	for (u64 i = 0; i < n && nr < MAX_STACK; i++) {
+		u64 ip = pd_get64(sample->callchain + i * 8);
+
+		if (ip < PD_CONTEXT_MAX)
+			nr++;
+		else if (ip != PD_CONTEXT_HV && ip != PD_CONTEXT_KERNEL &&
+			 ip != PD_CONTEXT_USER)
+			return;
+	}
+	nr = 0;
+	for (u64 i = 0; i < n && nr < MAX_STACK; i++) {
+		u64 ip = pd_get64(sample->callchain + i * 8);
+		struct addr_location node;
+
+		if (ip >= PD_CONTEXT_MAX) {
+			cpumode = ip == PD_CONTEXT_KERNEL ? PD_MISC_KERNEL :
+				  ip == PD_CONTEXT_USER ? PD_MISC_USER : PD_MISC_HYPERVISOR;
+			continue;
+		}
+		nr++;
+		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, &node)) {
+			node = *al;
+			node.map = NULL;
+			node.dso = NULL;
+			node.sym = NULL;
+		}
+		if (node.sym || node.map)
+			level = node.level;
+		hists_add_chain(h, al, &node, ip, level, (s32)sample->cpu,
+				sample->period, filtered, seen, &nr_seen);
+	}
+}
+
+static int report_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
+{
+	struct report_ctx *ctx = vctx;
+	struct pd_sample sample;
+	struct addr_location al;
+	struct pd_evsel *evsel = ev->evsel;
+	u32 seen[MAX_STACK + 1];
+	u8 filtered;
+
+	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress_start)
+		progress_update(ctx, f, ev->file_offset);
+	if (session_event(ctx->session, ev))
+		return -1;
+	if (ev->hdr->type != PD_REC_SAMPLE || !evsel)
+		return 0;
+	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
+		return -1;
+	if ((ctx->time_start && sample.time < ctx->time_start) ||
+	    (ctx->time_end && sample.time > ctx->time_end))
+		return 0;
+	if (session_resolve(ctx->session, ev, &sample, &al))
+		return 0;
+	if (ctx->cpu_bitmap &&
+	    (sample.cpu >= MAX_CPUS || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
+		return 0;
+	filtered = hist_filter_sample(ctx->strs, &ctx->filters, &al);
+	seen[0] = hists_add(&ctx->hists[evsel->idx], &al, (s32)sample.cpu,
+			    sample.period, filtered);
+	if (ctx->children && sample.callchain_nr)
+		add_chain(ctx, &ctx->hists[evsel->idx], &sample, &al, filtered, seen);
+	return 0;
+}
+
+/* Sets up filters from the options.  Returns 0 or -1. */
+static int setup_filters(struct report_ctx *ctx, int *nr_comms, int *nr_dsos, int *nr_syms)
+{
+	struct hist_filters *flt = &ctx->filters;
+
+	*nr_comms = *nr_dsos = *nr_syms = 0;
+	if (ctx->comms)
+		flt->comms = split_list(ctx->comms, nr_comms);
+	if (ctx->dsos)
+		flt->dsos = split_list(ctx->dsos, nr_dsos);
+	if (ctx->symbols)
+		flt->symbols = split_list(ctx->symbols, nr_syms);
+	if (ctx->pids && parse_ints(ctx->pids, "pid", (s32 **)&flt->pids, &flt->nr_pids))
+		return -1;
+	if (ctx->tids && parse_ints(ctx->tids, "tid", (s32 **)&flt->tids, &flt->nr_tids))
+		return -1;
+	return 0;
+}
+
+static void free_list(const char *const *list)
+{
+	if (list && list[0])
+		free((void *)list[0]);
+	free((void *)list);
+}
+
+static int flat_report(struct report_ctx *ctx, struct pd_file *f)
+{
+	struct hist_layout lay;
+	struct report_stdio_opts so = { 0 };
+	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
+	const struct pd_ops ops = { report_record };
+	u64 sample_type = 0, nr_entries = 0;
+	int nr_comms, nr_dsos, nr_syms, ret = 0, callchain;
+
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		sample_type |= f->evsel[i].attr.sample_type;
+	callchain = !!(sample_type & PD_SAMPLE_CALLCHAIN);
+	if (ctx->call_graph && strcmp(ctx->call_graph, "none") && !callchain)
+		return error("selected -g but the file has no callchains "
+			     "(was it recorded without -g?)");
+	if (callchain && (!ctx->call_graph || strcmp(ctx->call_graph, "none")))
+		return error("call graphs are not supported yet: use -g none");
+	/* perf's default with call chains is children mode */
+	ctx->children = callchain && ctx->children_opt != 0;
+
+	if (hist_layout_parse(&lay, ctx->sort_order, ctx->field_order,
+			      ctx->show_nr_samples, ctx->show_total_period,
+			      ctx->children))
+		return -1;
+	if (ctx->percentage && strcmp(ctx->percentage, "relative") &&
+	    strcmp(ctx->percentage, "absolute"))
+		return error("invalid --percentage '%s': use relative or absolute",
+			     ctx->percentage);
+	if (ctx->time_str && parse_time(ctx))
+		return -1;
+	if (setup_filters(ctx, &nr_comms, &nr_dsos, &nr_syms))
+		return -1;
+
+	so.quiet = ctx->quiet;
+	so.relative = ctx->percentage && !strcmp(ctx->percentage, "relative");
+	so.header_hint = !ctx->header;
+	so.min_percent = ctx->percent_limit ? strtof(ctx->percent_limit, NULL) : 0;
+	so.time_str = ctx->time_str;
+	so.elide_comm = single_item(ctx->filters.comms, nr_comms);
+	so.elide_dso = single_item(ctx->filters.dsos, nr_dsos);
+	so.elide_sym = single_item(ctx->filters.symbols, nr_syms);
+	hist_layout_elide(&lay, !!so.elide_comm, !!so.elide_dso, !!so.elide_sym);
+
+	if (ctx->cpus) {
+		int r = 0;
+
+		if (!(sample_type & PD_SAMPLE_CPU))
+			error("file does not contain CPU events: remove -C to proceed");
+		else
+			r = parse_cpu_list(ctx->cpus, &ctx->cpu_bitmap, recorded_cpus(f));
+		if (r == -1)
+			return -1;
+		if (r || !(sample_type & PD_SAMPLE_CPU)) {
+			/* perf gives up after its preamble, and exits 0 */
+			setup_pager();
+			report_stdio_begin(stdout, &lay, &so, 0);
+			goto out;
+		}
+	}
+
+	ctx->session = session_new(f, &sopts);
+	if (!ctx->session)
+		return -1;
+	ctx->strs = hist_strings_new();
+	ctx->hists = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*ctx->hists));
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		hists_init(&ctx->hists[i], &lay, ctx->strs);
+	if (!ctx->quiet && isatty(2))
+		ctx->progress_start = ctx->progress_last = now();
+
+	ret = pd_process(f, &ops, ctx);
+	progress_done(ctx);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+
+	setup_pager();
+	for (u32 i = 0; i < f->nr_evsel; i++) {
+		hists_finish(&ctx->hists[i], ctx->dsos != NULL);
+		nr_entries += ctx->hists[i].nr_entries;
+	}
+	if (!nr_entries) {
+		report_stdio_begin(stdout, &lay, &so, 0);
+		error("the %s data has no samples", f->path);
+		goto out;
+	}
+	so.total_lost_samples = f->stats.total_lost_samples;
+	report_stdio_begin(stdout, &lay, &so, 1);
+	for (u32 i = 0; i < f->nr_evsel; i++) {
+		char name[256];
+
+		if (!ctx->hists[i].nr_samples)
+			continue;
+		pd_evsel_name(f, &f->evsel[i], name, sizeof(name));
+		report_stdio_hists(stdout, &ctx->hists[i], name, &so);
+	}
+	report_stdio_end(stdout, &so);
+out:
+	if (ctx->hists)
+		for (u32 i = 0; i < f->nr_evsel; i++)
+			hists_release(&ctx->hists[i]);
+	free(ctx->hists);
+	hist_strings_free(ctx->strs);
+	if (ctx->session)
+		session_free(ctx->session);
+	free_list(ctx->filters.comms);
+	free_list(ctx->filters.dsos);
+	free_list(ctx->filters.symbols);
+	free((void *)ctx->filters.pids);
+	free((void *)ctx->filters.tids);
+	free(ctx->cpu_bitmap);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	struct report_ctx ctx = { 0 };
+	struct report_ctx ctx = { .children_opt = -1 };
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
 		OPT_BOOLEAN(0, "stats", &ctx.stats, "display event stats"),
@@ -92,6 +600,26 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOLEAN('f', "force", &ctx.force, "don't complain, do it"),
 		OPT_BOOLEAN('q', "quiet", &ctx.quiet, "do not show any warnings or messages"),
 		OPT_INCR('v', "verbose", &ctx.verbose, "be more verbose"),
+		OPT_STRING('s', "sort", &ctx.sort_order, "key[,key2...]",
+			   "sort by key(s): pid, comm, dso, symbol, cpu, overhead, sample, period"),
+		OPT_STRING('F', "fields", &ctx.field_order, "key[,keys...]",
+			   "output field(s): overhead, sample, period and the sort keys"),
+		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples, "show a column with the number of samples"),
+		OPT_BOOLEAN(0, "show-total-period", &ctx.show_total_period, "show a column with the sum of periods"),
+		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent", "don't show entries under that percent"),
+		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
+			   "how to display percentage of filtered entries"),
+		OPT_STRING('c', "comms", &ctx.comms, "comm[,comm...]", "only consider symbols in these comms"),
+		OPT_STRING('d', "dsos", &ctx.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING('S', "symbols", &ctx.symbols, "symbol[,symbol...]", "only consider these symbols"),
+		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only consider symbols in these pids"),
+		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only consider symbols in these tids"),
+		OPT_STRING('C', "cpu", &ctx.cpus, "cpu", "list of cpus to profile"),
+		OPT_STRING(0, "time", &ctx.time_str, "str", "time to display: start,end in seconds"),
+		OPT_BOOLEAN(0, "children", &ctx.children_opt, "accumulate callchains of children and show total overhead"),
+		OPT_STRING('g', "call-graph", &ctx.call_graph, "mode", "call graph display (only 'none' so far)"),
+		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
+		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),
 		OPT_END(),
 	};
 	struct pd_file f;
@@ -100,9 +628,6 @@ int cmd_report(int argc, char **argv)
 	argc_left = opt_parse(argc, argv, opts, report_usage, 0);
 	if (argc_left)
 		opt_usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
-	if (!ctx.stats && !ctx.header_only && !ctx.dump)
-		opt_usage_error(report_usage, opts,
-				"only --stats, --header-only and -D are implemented so far");
 	default_input(&ctx);
 	if (ctx.quiet)
 		error_set_quiet(1);
@@ -113,6 +638,8 @@ int cmd_report(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (ctx.header_only || ctx.header) {
+		if (!ctx.dump && !ctx.stats)
+			setup_pager();
 		if (!f.pipe_mode) {
 			ret = header_print(&f, stdout, ctx.show_info);
 		} else {
@@ -135,15 +662,14 @@ int cmd_report(int argc, char **argv)
 		ret = pd_process(&f, &ops, &dctx);
 		if (dump_end(&dctx, &f, ret == 0) < 0 && ret == 0)
 			ret = -1;
-		if (ret < 0)
-			goto out;
 	} else if (ctx.stats) {
 		const struct pd_ops ops = { decode_record };
 
 		ret = pd_process(&f, &ops, NULL);
-		if (ret < 0)
-			goto out;
-		stats_print(&f, stdout);
+		if (ret >= 0)
+			stats_print(&f, stdout);
+	} else {
+		ret = flat_report(&ctx, &f);
 	}
 out:
 	fflush(stdout);

@@ -894,15 +894,19 @@ int pd_feature_apply_event_desc(struct pd_file *f)
 {
 	struct pd_feat_env env;
 
-	/* perf names a stream's events from their attrs alone: by the time
-	 * the names arrive it has fixed them */
-	if (!f->pipe_mode && pd_has_feature(f, PD_FEAT_EVENT_DESC)) {
+	/* perf's reports name a stream's events from their attrs alone (by the
+	 * time the names arrive it has fixed them); its -D shows the names */
+	if (pd_has_feature(f, PD_FEAT_EVENT_DESC)) {
 		pd_feature_env_init(f, &env);
 		if (!pd_feature_decode_all(f, &env, PD_FEAT_EVENT_DESC) &&
 		    !pd_feature_decode(f, PD_FEAT_EVENT_DESC, &env) && env.event_desc_ok) {
-			for (u32 i = 0; i < env.nr_events && i < f->nr_evsel; i++)
-				if (!f->evsel[i].name)
-					f->evsel[i].name = env.events[i].name;
+			for (u32 i = 0; i < env.nr_events && i < f->nr_evsel; i++) {
+				const char **name = f->pipe_mode ? &f->evsel[i].stream_name
+								 : &f->evsel[i].name;
+
+				if (!*name)
+					*name = env.events[i].name;
+			}
 		}
 	}
 	for (u32 i = 0; i < f->nr_evsel; i++) {

@@ -457,7 +457,18 @@ static int read_file_header(struct pd_file *f)
 
 /* ------------------------------------------------------------ open/close --- */
 
+static int open_input(struct pd_file *f, const char *path, int flags);
+
 int pd_open(struct pd_file *f, const char *path, int flags)
+{
+	if (open_input(f, path, flags) == 0)
+		return 0;
+	pd_close(f);
+	return -1;
+}
+
+/* pd_open() without the clean-up on failure. */
+static int open_input(struct pd_file *f, const char *path, int flags)
 {
 	struct stat st;
 	u64 magic;
@@ -591,12 +602,16 @@ static void event_update(struct pd_file *f, const struct pd_header *hdr)
 	const u8 *p = (const u8 *)hdr;
 	struct pd_evsel *e;
 
-	/* a stream's events keep the names derived from their attrs, as in
-	 * perf, which has fixed them before any EVENT_UPDATE arrives */
-	if (f->pipe_mode || hdr->size < 24 || pd_get64(p + 8) != 2)
+	if (hdr->size < 24 || pd_get64(p + 8) != 2)
 		return;
 	e = pd_evsel_by_id(f, pd_get64(p + 16));
-	if (e)
+	if (!e)
+		return;
+	/* a stream's events keep the names derived from their attrs in
+	 * perf's reports: it has fixed them before any EVENT_UPDATE arrives */
+	if (f->pipe_mode)
+		e->stream_name = arena_strndup(&f->arena, (const char *)p + 24, hdr->size - 24);
+	else
 		e->name = arena_strndup(&f->arena, (const char *)p + 24, hdr->size - 24);
 }
 
@@ -1246,16 +1261,16 @@ static u64 window_fill(struct pd_file *f, u64 want)
 		in->win_size -= in->win_pos;
 		in->win_pos = 0;
 	}
-	if (want > in->win_cap) {
-		u64 cap = in->win_cap ? in->win_cap : (1 << 20);
-
-		while (cap < want)
-			cap *= 2;
-		in->win = xrealloc(in->win, cap);
-		in->win_cap = cap;
-	}
 	while (in->win_size < want) {
-		ssize_t n = read(f->fd, in->win + in->win_size, in->win_cap - in->win_size);
+		ssize_t n;
+
+		/* grow only as bytes arrive: a record that claims a huge
+		 * payload costs memory only if the stream really holds it */
+		if (in->win_size == in->win_cap) {
+			in->win_cap = in->win_cap ? in->win_cap * 2 : (1 << 20);
+			in->win = xrealloc(in->win, in->win_cap);
+		}
+		n = read(f->fd, in->win + in->win_size, in->win_cap - in->win_size);
 
 		if (n < 0 && errno == EINTR)
 			continue;

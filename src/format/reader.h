@@ -45,7 +45,11 @@ struct pd_evsel {
 	u32 idx;		/* position in the file's attr list */
 	u64 *ids;		/* sample ids that belong to this attr */
 	u32 nr_ids;
-	const char *name;	/* from EVENT_DESC / EVENT_UPDATE, else NULL */
+	const char *name;	/* file mode: from EVENT_DESC / EVENT_UPDATE,
+				   else NULL (then the name comes from the attr) */
+	const char *stream_name;	/* pipe mode: the name EVENT_DESC /
+				   EVENT_UPDATE gave; perf's -D shows it while
+				   its reports use the attr-derived name */
 	u64 nr_samples;		/* SAMPLE records read for this evsel */
 	u64 nr_lost_samples;	/* sum of LOST_SAMPLES.lost for this evsel */
 	int id_pos;		/* u64 index of the id in a sample, -1 if none */
@@ -171,9 +175,11 @@ struct pd_file {
 };
 
 /* Opens path ("-" is stdin) and reads header, attrs and features.  Pipe
- * mode is detected from the header.  Returns 0, or -1 after an error. */
+ * mode is detected from the header.  Returns 0, or -1 after an error, with
+ * everything released (pd_close() on the result is harmless). */
 int pd_open(struct pd_file *f, const char *path, int flags);
-/* Releases everything pd_open() and pd_process() allocated. */
+/* Releases everything pd_open() and pd_process() allocated; harmless on a
+ * closed file. */
 void pd_close(struct pd_file *f);
 
 /* Reads the data and calls ops->record for each record in perf's delivery

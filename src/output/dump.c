@@ -38,6 +38,16 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+/* The event name perf's -D shows: a stream's recorded name, where its
+ * reports show the name derived from the attr. */
+static const char *dump_evsel_name(const struct pd_file *f, const struct pd_evsel *e,
+				   char *buf, size_t size)
+{
+	if (e->stream_name)
+		return e->stream_name;
+	return pd_evsel_name(f, e, buf, size);
+}
+
 /* ---- output buffer ---------------------------------------------------- */
 
 #define OBUF_SIZE (1 << 20)
@@ -1792,7 +1802,7 @@ static void print_kernel_record(struct dump_state *st, struct pd_file *f,
 		if (ev->evsel) {
 			char name[256];
 
-			ob_str(o, pd_evsel_name(f, ev->evsel, name, sizeof(name)));
+			ob_str(o, dump_evsel_name(f, ev->evsel, name, sizeof(name)));
 		} else {
 			ob_str(o, "unknown");
 		}
@@ -2065,7 +2075,7 @@ static void print_stats(struct dump_state *st, const struct pd_file *f)
 
 		if (!n)
 			continue;
-		ob_fmt(o, "%s stats:\n", pd_evsel_name(f, e, name, sizeof(name)));
+		ob_fmt(o, "%s stats:\n", dump_evsel_name(f, e, name, sizeof(name)));
 		ob_fmt(o, "%16s events: %10d\n", "SAMPLE", (int)n);
 	}
 }

@@ -50,6 +50,9 @@ struct session_opts {
 	const char *vmlinux;		/* -k/--vmlinux, or NULL */
 	const char *symfs;		/* --symfs, or NULL */
 	int no_kallsyms;		/* do not read /proc/kallsyms */
+	int minidebuginfo;		/* also read .gnu_debugdata (MiniDebugInfo);
+					   perf 6.1 does not, so 0 matches it */
+	int verbose_demangle;		/* C++ names with parameters (perf -v) */
 };
 
 /* Makes a session for the file f (already opened with pd_open()). */
@@ -84,5 +87,25 @@ const char *dso_long_name(const struct dso *dso);
 const char *symbol_name(const struct symbol *sym);
 /* A symbol's start, map-relative (what perf adds offsets to). */
 u64 symbol_start(const struct symbol *sym);
+
+/*
+ * About al->comm: a thread's first name (":<tid>" until its first COMM, or
+ * the comm its FORK copies) is overwritten in place when that name arrives,
+ * as perf's comm__override() does; so a comm string handed out earlier may
+ * read differently later.  Aggregate by the string's content only when
+ * printing (perf collapses by strcmp), or by pointer before that.  Later
+ * COMMs give new strings; old ones never change again.
+ */
+
+/* The thread's latest comm (what perf's pid/tid sort keys print). */
+const char *thread_comm_now(const struct thread *t);
+/* The thread's pid and tid. */
+s32 thread_pid(const struct thread *t);
+s32 thread_tid(const struct thread *t);
+/* A map's address range [start, end). */
+u64 map_start(const struct map *m);
+u64 map_end(const struct map *m);
+/* A symbol's end (exclusive), in the same space as symbol_start(). */
+u64 symbol_end(const struct symbol *sym);
 
 #endif

@@ -56,10 +56,14 @@ while IFS= read -r -d '' path; do
 	run_ok "$rel: report -D" report -D -i "$name"
 	run_ok "$rel: report --header-only" report --header-only -i "$name"
 	if grep -Fxq "$rel" "$TMP/perf-reads"; then
-		perf report --stats -i "$name" >"$TMP/perf.out" 2>/dev/null
+		perf report --stats -i "$name" >"$TMP/perf.out" 2>"$TMP/perf.err"
 	fi
 	if grep -Fxq "$rel" "$TMP/perf-reads" && [ ! -s "$TMP/perf.out" ]; then
 		skip "$rel: --stats equals perf's" "perf 6.1 prints no stats for it"
+	elif grep -Fxq "$rel" "$TMP/perf-reads" &&
+		grep -q "unexpected end of event stream" "$TMP/perf.err"; then
+		# perf stops reading early: see tests/perf/KNOWN-DIFFERENCES.md
+		skip "$rel: --stats equals perf's" "perf 6.1 stops early: unexpected end of event stream"
 	elif grep -Fxq "$rel" "$TMP/perf-reads"; then
 		compare "$rel: --stats equals perf's" \
 			"perf report --stats -i '$name'" \

@@ -1,0 +1,102 @@
+#!/bin/bash
+# bench/report.sh - how fast "prof report --stdio" builds a flat profile of a
+# big perf.data file, next to perf 6.1 with the same options.
+#
+# Input: bench/data/sys-fp.data, the system-wide recording with call graphs
+# that bench/reader.sh makes (>= 150 MB, >= 1M samples); when it is missing,
+# reader.sh is run first to record it.  On the page-cached file it times
+# BENCH_REPS runs (default 5) of each of
+#   perf/prof report --stdio --no-children -g none
+#   perf/prof report --stdio --sort comm,dso -g none
+# (stdout to /dev/null) and prints the medians of wall time and peak RSS,
+# and the ratios against the targets of issue 3: prof >= 10x faster, with
+# at most a quarter of perf's peak RSS.  Before timing it checks that both
+# tools print the same report (tip line aside).  The status is 0 even when
+# a target is missed (a measurement, not a test); non-zero when a command
+# fails.
+#
+# Environment: PROF (default ./prof), BENCH_DATA (default bench/data),
+# BENCH_REPS (default 5).
+
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+PROF=${PROF:-$root/prof}
+case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
+data_dir=${BENCH_DATA:-$root/bench/data}
+reps=${BENCH_REPS:-5}
+file=$data_dir/sys-fp.data
+export LC_ALL=C PAGER=cat PERF_PAGER=cat PROF
+
+if [ ! -f "$file" ]; then
+	echo "report.sh: $file is missing: running bench/reader.sh to record it"
+	BENCH_DATA=$data_dir bash "$root/bench/reader.sh"
+fi
+cat "$file" >/dev/null	# page-cache it
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measure NAME CMD LABEL: runs CMD (a shell string) $reps times, sets
+# t_NAME / m_NAME to the median seconds and peak RSS in KB, prints a row
+measure()
+{
+	local name=$1 cmd=$2 i start end t m
+
+	: >"$tmp/times"
+	for ((i = 0; i < reps; i++)); do
+		start=$EPOCHREALTIME
+		if ! /usr/bin/time -f '%M' -o "$tmp/rss" \
+			bash -c "$cmd" >/dev/null 2>"$tmp/err"; then
+			echo "report.sh: failed: $cmd" >&2
+			head -n 5 "$tmp/err" >&2
+			exit 1
+		fi
+		end=$EPOCHREALTIME
+		echo "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') $(cat "$tmp/rss")" \
+			>>"$tmp/times"
+	done
+	t=$(sort -n -k1,1 "$tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $1 }')
+	m=$(sort -n -k2,2 "$tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $2 }')
+	printf -v "t_$name" '%s' "$t"
+	printf -v "m_$name" '%s' "$m"
+	printf '  %-48s %8.3f s %9.1f MB\n' "$3" "$t" "$(echo "$m" | awk '{ print $1 / 1024 }')"
+}
+
+# ratio A B TARGET OP LABEL: prints A/B against TARGET (OP: ge or le)
+ratio()
+{
+	awk -v a="$1" -v b="$2" -v target="$3" -v op="$4" -v label="$5" 'BEGIN {
+		if (b <= 0) b = 0.001
+		r = a / b
+		met = (op == "ge") ? r >= target : r <= target
+		printf "  %-48s %7.2fx  (target %s %gx) %s\n", label, r,
+			op == "ge" ? ">=" : "<=", target, met ? "met" : "MISSED"
+	}'
+}
+
+flat="--stdio --no-children -g none"
+bydso="--stdio --sort comm,dso -g none"
+
+# same output first, so the timings compare like with like
+for opts in "$flat" "$bydso"; do
+	perf report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$tmp/perf.out"
+	"$PROF" report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$tmp/prof.out" || true
+	if ! diff -q "$tmp/perf.out" "$tmp/prof.out" >/dev/null; then
+		echo "report.sh: warning: outputs differ for '$opts' ($(diff "$tmp/perf.out" \
+			"$tmp/prof.out" | grep -c '^[<>]') lines)" >&2
+	fi
+done
+
+printf 'report benchmark: %s\n  %.1f MB, %d runs each (medians)\n\n' \
+	"$file" "$(awk -v s="$(stat -c %s "$file")" 'BEGIN { print s / 1048576 }')" "$reps"
+printf '  %-48s %10s %12s\n' command time "peak RSS"
+measure perf_flat "perf report -i '$file' $flat" "perf report $flat"
+measure prof_flat "'$PROF' report -i '$file' $flat" "prof report $flat"
+measure perf_dso "perf report -i '$file' $bydso" "perf report $bydso"
+measure prof_dso "'$PROF' report -i '$file' $bydso" "prof report $bydso"
+
+echo
+echo "ratios:"
+ratio "$t_perf_flat" "$t_prof_flat" 10 ge "--no-children -g none: perf time / prof time"
+ratio "$t_perf_dso" "$t_prof_dso" 10 ge "--sort comm,dso: perf time / prof time"
+ratio "$m_perf_flat" "$m_prof_flat" 4 ge "--no-children -g none: perf RSS / prof RSS"
+ratio "$m_perf_dso" "$m_prof_dso" 4 ge "--sort comm,dso: perf RSS / prof RSS"

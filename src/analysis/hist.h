@@ -1,0 +1,170 @@
+/*
+ * hist.h - the flat histogram of "prof report": one entry per distinct
+ * value of the sort keys, with perf 6.1's rules for merging, filtering,
+ * ordering and column widths.
+ *
+ * Use: hist_layout_parse() turns --sort/--fields into the sort list and the
+ * columns; hists_new() makes one histogram per event (all sharing a
+ * hist_strings for interned names); hists_add() for every resolved sample
+ * (and hists_add_chain() for its call chain in children mode);
+ * hists_finish() once at the end,
+ * which sorts the entries for output and computes totals and widths.
+ *
+ * Invariants:
+ *  - Entries are keyed only by the dimensions in the sort list.  Strings are
+ *    interned (comm and DSO names get small ids, compared as integers);
+ *    symbols are compared by pointer.  Nothing is allocated per sample:
+ *    the entry array and its hash index grow by doubling.
+ *  - An entry keeps what perf's hist_entry keeps from the sample that
+ *    created it: thread (tid), symbol, address, privilege level and the
+ *    filtered flag.  Later samples only add their period.
+ */
+#ifndef PROF_ANALYSIS_HIST_H
+#define PROF_ANALYSIS_HIST_H
+
+#include "../session/session.h"
+
+/* Columns and sort keys, named as in perf's --sort and --fields. */
+enum hist_dim {
+	HD_CHILDREN,	/* "overhead_children": share with the callees */
+	HD_OVERHEAD,	/* "overhead": share of the total period ("Self") */
+	HD_SAMPLE,	/* "sample": number of samples */
+	HD_PERIOD,	/* "period": sum of the periods */
+	HD_PID,		/* "pid": tid and comm of the thread */
+	HD_COMM,	/* "comm" */
+	HD_DSO,		/* "dso" */
+	HD_SYM,		/* "symbol" */
+	HD_CPU,		/* "cpu" */
+	HD_NR,
+};
+
+/* What the report shows and how it orders it. */
+struct hist_layout {
+	enum hist_dim sort[HD_NR];	/* perf's sort list, in order */
+	int nr_sort;
+	enum hist_dim cols[HD_NR];	/* output columns, in order */
+	int nr_cols;
+	unsigned key_mask;	/* 1 << dim for the dims that key an entry */
+	unsigned elide_mask;	/* columns hidden by a one-item filter */
+	int children;		/* perf's cumulate_callchain: entries also
+				   collect the periods of the samples whose
+				   call chains pass through them */
+};
+
+/*
+ * Builds the layout from --sort (NULL: default "comm,dso,sym"), --fields
+ * (NULL: none), -n, --show-total-period and children mode, as perf's
+ * setup_sorting().  Returns 0, or -1 after printing an error about the bad
+ * key.
+ */
+int hist_layout_parse(struct hist_layout *lay, const char *sort_order,
+		      const char *field_order, int show_nr_samples,
+		      int show_total_period, int children);
+
+/* Hides the comm, dso and symbol columns whose filter list has exactly one
+ * item, as perf's sort__setup_elide(), unless every key column would go. */
+void hist_layout_elide(struct hist_layout *lay, int comm, int dso, int sym);
+
+/* Sample filters (--comms, --dsos, --symbols, --pid, --tid).  Each list is
+ * NULL when not given. */
+struct hist_filters {
+	const char *const *comms;	/* NULL-terminated */
+	const char *const *dsos;
+	const char *const *symbols;
+	const s32 *pids;		/* nr_pids entries */
+	int nr_pids;
+	const s32 *tids;
+	int nr_tids;
+};
+
+/* Names interned for all histograms of a report. */
+struct hist_strings;
+
+struct hist_strings *hist_strings_new(void);
+void hist_strings_free(struct hist_strings *hs);
+
+/* One histogram entry. */
+struct hist_entry {
+	u64 period;		/* sum of the samples' periods ("Self") */
+	u64 acc_period;		/* children mode: period with the callees' */
+	u64 nr_samples;		/* samples whose own ip is here */
+	const struct symbol *sym;	/* the first sample's symbol, or NULL */
+	const struct dso *dso;	/* the first sample's DSO, or NULL */
+	u64 addr;		/* the first sample's address (unresolved syms) */
+	const struct thread *thread;	/* the first sample's thread */
+	u32 comm;		/* string id of the comm (as read when the
+				   sample came; its final value after
+				   hists_finish()) */
+	u32 comm_slot;		/* the first sample's comm string */
+	u32 dso_name;		/* interned short name; 0 is "[unknown]" */
+	s32 tid;		/* the first sample's thread */
+	s32 cpu;		/* -1 when the file has no CPU */
+	char level;		/* 'k', '.', ... */
+	u8 filtered;		/* the first sample was filtered out */
+	u32 hash;		/* of the key, for the index */
+};
+
+#define HOT_SLOTS 8192
+
+/* The histogram of one event. */
+struct hists {
+	const struct hist_layout *lay;
+	struct hist_strings *strs;
+	struct hist_entry *entries;	/* in creation order */
+	u32 nr_entries, alloc_entries;
+	u64 *index;		/* open addressing: hash << 32 | entry + 1 */
+	u32 index_mask;
+	u64 hot[HOT_SLOTS];	/* small front cache of the index (same
+				   slots): most samples hit few entries */
+	u64 nr_samples;		/* every sample added */
+	u64 nr_non_filtered_samples;	/* samples of entries not filtered
+					   (set by hists_finish()) */
+
+	/* set by hists_finish() */
+	struct hist_entry **sorted;	/* output order, filtered ones left out */
+	u32 *rank;		/* entry number -> place in perf's input tree */
+	u32 nr_sorted;
+	u64 total_period, total_non_filtered_period;
+	int col_width[HD_NR];	/* perf's width of each column */
+};
+
+void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);
+void hists_release(struct hists *h);
+
+/* Returns the perf filter bits of a resolved sample (0: shown). */
+u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
+		      const struct addr_location *al);
+
+/* Adds one sample and returns its entry.  Never allocates except when the
+ * table grows (entry pointers stay valid until the next add). */
+u32 hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
+	      u64 period, u8 filtered);
+
+/*
+ * Children mode: adds period to the accumulated period of the entry of one
+ * call-chain address (perf's iter_add_next_cumulative_entry()).  sample_al
+ * is the sample's location (thread, comm), node_al the resolved address,
+ * addr the raw address (what perf keys unresolved chain entries by) and
+ * level the privilege marker perf gives the node.  seen[0..*nr_seen) are
+ * the entries this sample already reached: an entry is counted once per
+ * sample; the entry is appended to seen (which has room for one more).
+ */
+void hists_add_chain(struct hists *h, const struct addr_location *sample_al,
+		     const struct addr_location *node_al, u64 addr, char level,
+		     s32 cpu, u64 period, u8 filtered, u32 *seen, u32 *nr_seen);
+
+/* Sorts for output and computes totals and column widths (dso_list_given:
+ * --dsos was used, which keeps perf from widening the DSO column for
+ * unresolved symbols). */
+void hists_finish(struct hists *h, int dso_list_given);
+
+/* The interned string of id (comm or DSO name). */
+const char *hist_string(const struct hist_strings *strs, u32 id);
+/* The latest comm of the thread of entry he, as perf prints it for "pid"
+ * and sizes the comm column by. */
+const char *hist_thread_comm(const struct hist_entry *he);
+
+/* The title perf prints for a column ("Self" for overhead in children mode). */
+const char *hist_dim_header(const struct hist_layout *lay, enum hist_dim d);
+
+#endif

@@ -1,0 +1,379 @@
+/*
+ * dso.c - the table of DSOs, their names, perf's symbol fixups and lookups.
+ *
+ * A dso is created by name when a map first refers to it and loaded (its
+ * symbols read) only when a lookup needs them.  The loaders build a
+ * symbol_list; symbol_list_finish() applies perf 6.1's rules:
+ *  - symbols__fixup_end(): a zero-size symbol ends where the next one
+ *    starts (kallsyms: a kernel symbol followed by a module one ends at the
+ *    next page after its start + 4096); the last one ends at the page after
+ *    the one its start is in;
+ *  - symbols__fixup_duplicate(): of symbols with the same start only one is
+ *    kept, chosen as choose_best_symbol() does (non-zero size, non-weak,
+ *    global, fewer leading underscores, longer name, else the first).
+ * Invariants: dso->syms sorted by start; dso->max_end[i] is the largest end
+ * among syms[0..i], so a lookup can step back over nested symbols.
+ */
+#include "symbol.h"
+#include "../util/error.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static u32 name_hash(const char *s)
+{
+	u32 h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 16777619u;
+	return h;
+}
+
+void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbol_opts *opts)
+{
+	memset(t, 0, sizeof(*t));
+	t->arena = arena;
+	if (opts)
+		t->opts = *opts;
+	t->mask = 255;
+	t->buckets = xcalloc(t->mask + 1, sizeof(*t->buckets));
+}
+
+void dso_table_exit(struct dso_table *t)
+{
+	for (u32 i = 0; t->buckets && i <= t->mask; i++)
+		for (struct dso *d = t->buckets[i]; d; d = d->hash_next) {
+			free(d->syms);
+			free(d->max_end);
+			free(d->extra);
+		}
+	free(t->buckets);
+	t->buckets = NULL;
+}
+
+struct dso *dso_table_find(struct dso_table *t, const char *long_name)
+{
+	struct dso *d = t->buckets[name_hash(long_name) & t->mask];
+
+	while (d && strcmp(d->long_name, long_name))
+		d = d->hash_next;
+	return d;
+}
+
+static void table_grow(struct dso_table *t)
+{
+	u32 size = (t->mask + 1) * 2;
+	struct dso **nb = xcalloc(size, sizeof(*nb));
+
+	for (u32 i = 0; i <= t->mask; i++) {
+		struct dso *d = t->buckets[i], *next;
+
+		for (; d; d = next) {
+			u32 h = name_hash(d->long_name) & (size - 1);
+
+			next = d->hash_next;
+			d->hash_next = nb[h];
+			nb[h] = d;
+		}
+	}
+	free(t->buckets);
+	t->buckets = nb;
+	t->mask = size - 1;
+}
+
+/* perf's dso__set_basename(): "[JIT] tid N" for perf maps, else the part
+ * after the last '/'. */
+static const char *short_name_of(struct arena *a, const char *long_name)
+{
+	const char *slash;
+	int pid;
+	char buf[48];
+
+	if (sscanf(long_name, "/tmp/perf-%d.map", &pid) == 1) {
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", pid);
+		return arena_strdup(a, buf);
+	}
+	slash = strrchr(long_name, '/');
+	return slash && slash[1] ? slash + 1 : long_name;
+}
+
+struct dso *dso_table_findnew(struct dso_table *t, const char *long_name, enum dso_kind kind)
+{
+	struct dso *d = dso_table_find(t, long_name);
+	u32 h;
+
+	if (d)
+		return d;
+	d = arena_zalloc(t->arena, sizeof(*d));
+	d->long_name = arena_strdup(t->arena, long_name);
+	d->short_name = short_name_of(t->arena, d->long_name);
+	d->kind = kind;
+	h = name_hash(long_name) & t->mask;
+	d->hash_next = t->buckets[h];
+	t->buckets[h] = d;
+	if (++t->nr > t->mask)
+		table_grow(t);
+	return d;
+}
+
+void dso_set_build_id(struct dso *dso, const u8 *bid, size_t size)
+{
+	if (size > DSO_BUILD_ID_MAX)
+		size = DSO_BUILD_ID_MAX;
+	memcpy(dso->build_id, bid, size);
+	dso->build_id_size = (u8)size;
+}
+
+void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, const char *name)
+{
+	struct symbol *s;
+
+	if (dso->nr_extra == dso->alloc_extra) {
+		dso->alloc_extra = dso->alloc_extra ? 2 * dso->alloc_extra : 8;
+		dso->extra = xrealloc(dso->extra, dso->alloc_extra * sizeof(*dso->extra));
+	}
+	s = &dso->extra[dso->nr_extra++];
+	s->start = start;
+	s->end = start + len;
+	s->name = arena_strdup(t->arena, name);
+	s->binding = STB_LOCAL;
+	s->type = STT_NOTYPE;
+	if (dso->loaded) {
+		/* perf inserts into the loaded tree: reload with it merged */
+		dso->loaded = 0;
+		free(dso->syms);
+		free(dso->max_end);
+		dso->syms = NULL;
+		dso->max_end = NULL;
+		dso->nr_syms = 0;
+	}
+}
+
+/* ---- symbol lists and perf's fixups ----------------------------------- */
+
+void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name,
+		     u8 binding, u8 type)
+{
+	struct symbol *s;
+
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 256;
+		l->v = xrealloc(l->v, (unsigned long)l->alloc * sizeof(*l->v));
+	}
+	s = &l->v[l->nr++];
+	s->start = start;
+	s->end = end;
+	s->name = arena_strdup(l->arena, name);
+	s->binding = binding;
+	s->type = type;
+}
+
+/* Sort key: start, then position in the list (perf's rbtree puts equal
+ * starts after the ones already there). */
+struct sort_item {
+	u64 start;
+	u32 idx;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+void symbol_list_sort(struct symbol_list *l)
+{
+	struct sort_item *items;
+	struct symbol *sorted;
+	u32 i;
+
+	for (i = 1; i < l->nr && l->v[i - 1].start <= l->v[i].start; i++)
+		;
+	if (i >= l->nr)
+		return;
+	items = xmalloc((unsigned long)l->nr * sizeof(*items));
+	sorted = xmalloc((unsigned long)l->nr * sizeof(*sorted));
+	for (i = 0; i < l->nr; i++)
+		items[i] = (struct sort_item){ l->v[i].start, i };
+	qsort(items, l->nr, sizeof(*items), cmp_item);
+	for (i = 0; i < l->nr; i++)
+		sorted[i] = l->v[items[i].idx];
+	free(items);
+	free(l->v);
+	l->v = sorted;
+	l->alloc = l->nr;
+}
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+
+	while (*s++ == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): 1 when b is preferred over a. */
+static int prefer_second(const struct symbol *a, const struct symbol *b)
+{
+	u64 la = a->end - a->start, lb = b->end - b->start;
+	int ua, ub;
+	size_t na, nb;
+
+	if (lb == 0 && la > 0)
+		return 0;
+	if (la == 0 && lb > 0)
+		return 1;
+	if ((b->binding == STB_WEAK) != (a->binding == STB_WEAK))
+		return a->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return b->binding == STB_GLOBAL;
+	ua = leading_underscores(a->name);
+	ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua > ub;
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return nb > na;
+	return 0;
+}
+
+static u64 page_up(u64 v)
+{
+	return (v + 4095) & ~4095ULL;
+}
+
+void symbol_list_finish(struct symbol_list *l, int is_kallsyms)
+{
+	u32 i, out;
+
+	if (!l->nr)
+		return;
+	symbol_list_sort(l);
+	/* symbols__fixup_end() */
+	for (i = 1; i < l->nr; i++) {
+		struct symbol *prev = &l->v[i - 1], *curr = &l->v[i];
+
+		if (prev->end != prev->start)
+			continue;
+		if (is_kallsyms && (!strchr(prev->name, '[') != !strchr(curr->name, '[')))
+			prev->end = page_up(prev->end + 4096);
+		else
+			prev->end = curr->start;
+	}
+	if (l->v[l->nr - 1].end == l->v[l->nr - 1].start)
+		l->v[l->nr - 1].end = page_up(l->v[l->nr - 1].start) + 4096;
+	/* symbols__fixup_duplicate(): a left fold over each run of equal starts */
+	for (i = 1, out = 0; i < l->nr; i++) {
+		if (l->v[i].start == l->v[out].start) {
+			if (prefer_second(&l->v[out], &l->v[i]))
+				l->v[out] = l->v[i];
+		} else {
+			l->v[++out] = l->v[i];
+		}
+	}
+	l->nr = out + 1;
+}
+
+/* ---- loading and lookup ----------------------------------------------- */
+
+/* Installs the finished list (plus KSYMBOL extras) as dso's symbols. */
+static void dso_install(struct dso *dso, struct symbol_list *l)
+{
+	if (dso->nr_extra) {
+		/* extras go in unfixed, after the loaded symbols of equal start */
+		for (u32 i = 0; i < dso->nr_extra; i++) {
+			const struct symbol *e = &dso->extra[i];
+
+			symbol_list_add(l, e->start, e->end, e->name, e->binding, e->type);
+		}
+		symbol_list_sort(l);
+	}
+	dso->syms = l->v;
+	dso->nr_syms = l->nr;
+	if (l->nr) {
+		dso->max_end = xmalloc((unsigned long)l->nr * sizeof(u64));
+		for (u32 i = 0; i < l->nr; i++) {
+			u64 e = l->v[i].end;
+
+			dso->max_end[i] = i && dso->max_end[i - 1] > e ? dso->max_end[i - 1] : e;
+		}
+	}
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}
+
+void dso_load(struct dso_table *t, struct dso *dso)
+{
+	struct symbol_list l = { .arena = t->arena };
+
+	if (dso->loaded)
+		return;
+	dso->loaded = 1;
+	switch (dso->kind) {
+	case DSO_KIND_USER:
+	case DSO_KIND_VDSO:
+		elf_load_dso(t, dso, &l);
+		break;
+	case DSO_KIND_KERNEL:
+		if (t->opts.vmlinux)
+			elf_load_dso(t, dso, &l);
+		else
+			kallsyms_load(t, dso, NULL, &l);
+		break;
+	case DSO_KIND_JIT:
+		/* perf inserts these with no end or alias fixups */
+		if (perf_map_load(dso->long_name, &l) > 0)
+			symbol_list_sort(&l);
+		break;
+	case DSO_KIND_MODULE:	/* symbols come with the kernel's kallsyms */
+	case DSO_KIND_NOSYMS:
+	case DSO_KIND_KSYMBOL:
+		break;
+	}
+	dso_install(dso, &l);
+	free(l.v);
+}
+
+void dso_install_list(struct dso *dso, struct symbol_list *l)
+{
+	free(dso->syms);
+	free(dso->max_end);
+	dso->syms = NULL;
+	dso->max_end = NULL;
+	dso->loaded = 1;
+	symbol_list_sort(l);
+	dso_install(dso, l);
+}
+
+const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr)
+{
+	u32 lo = 0, hi, i;
+
+	if (!dso)
+		return NULL;
+	if (!dso->loaded)
+		dso_load(t, dso);
+	hi = dso->nr_syms;
+	/* first symbol whose start is above addr */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (dso->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* step back over symbols that end before addr while an earlier one may
+	 * still cover it */
+	for (i = lo; i > 0 && dso->max_end[i - 1] > addr; i--)
+		if (addr < dso->syms[i - 1].end)
+			return &dso->syms[i - 1];
+	return NULL;
+}

@@ -1,0 +1,220 @@
+/*
+ * kallsyms.c - kernel symbols from kallsyms files, JIT symbols from
+ * /tmp/perf-PID.map files, and the running kernel's build-id.
+ *
+ * Kernel symbols follow perf 6.1's dso__load_kallsyms(): which file is
+ * read is decided by the recorded kernel build-id (the running kernel's
+ * /proc/kallsyms when it matches or none was recorded, else the build-id
+ * cache's ~/.debug/[kernel.kallsyms]/<id>/kallsyms); symbols of types
+ * T/W/D/B (any case) not starting with '$', zero-sized, with the module
+ * suffix ("\t[mod]") kept for the end fixup; then perf's fixups, then the
+ * split: module symbols go to the module dsos that have maps (map-relative),
+ * or are dropped; kernel symbols are moved by the relocation delta (where
+ * the reference symbol, e.g. _text, is now minus where it was recorded).
+ * The kernel dso's range (first start, last end) is what perf's
+ * map__fixup_start/end() make the kernel map.
+ *
+ * Invariants: lines are parsed defensively (any garbage is skipped); no
+ * fixed-size buffer is overrun; a missing file means no symbols.
+ */
+#include "symbol.h"
+#include "../util/error.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int host_kernel_build_id(u8 *bid, size_t max)
+{
+	u8 buf[4096];
+	FILE *fp = fopen("/sys/kernel/notes", "r");
+	size_t n, off = 0;
+
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	while (off + 12 <= n) {
+		u32 namesz = pd_get32(buf + off), descsz = pd_get32(buf + off + 4);
+		u32 type = pd_get32(buf + off + 8);
+		size_t name_off = off + 12, desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+
+		if (desc_off > n || descsz > n - desc_off)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
+			size_t len = descsz < max ? descsz : max;
+
+			memcpy(bid, buf + desc_off, len);
+			return (int)len;
+		}
+		off = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+	}
+	return 0;
+}
+
+/* Splits "addr type name" in place; 0 on success. */
+static int parse_line(char *line, u64 *addr, char *type, char **name)
+{
+	char *end;
+
+	line[strcspn(line, "\n")] = 0;
+	*addr = strtoull(line, &end, 16);
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return -1;
+	*type = end[1];
+	*name = end + 3;
+	return **name ? 0 : -1;
+}
+
+/* The file perf's dso__find_kallsyms() picks, in buf; NULL if none. */
+static const char *kallsyms_path(struct dso_table *t, const struct dso *kernel, char *buf,
+				 size_t size)
+{
+	u8 host[DSO_BUILD_ID_MAX];
+	int n;
+	const char *home;
+
+	if (t->opts.no_kallsyms || (t->opts.symfs && t->opts.symfs[0]))
+		return NULL;
+	if (!kernel->build_id_size)
+		return "/proc/kallsyms";
+	n = host_kernel_build_id(host, sizeof(host));
+	if (n == kernel->build_id_size && !memcmp(host, kernel->build_id, n))
+		return "/proc/kallsyms";
+	home = getenv("HOME");
+	if (!home)
+		return NULL;
+	n = snprintf(buf, size, "%s/.debug/[kernel.kallsyms]/", home);
+	for (int i = 0; i < kernel->build_id_size && n + 3 < (int)size; i++)
+		n += snprintf(buf + n, size - n, "%02x", kernel->build_id[i]);
+	snprintf(buf + n, size - n, "/kallsyms");
+	return buf;
+}
+
+int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
+		  struct symbol_list *l)
+{
+	char pbuf[4200], *line = NULL;
+	size_t cap = 0;
+	FILE *fp;
+	u64 ref_addr = 0, delta = 0;
+	int have_ref = !t->ref_reloc_sym;
+	struct symbol_list all = { .arena = t->arena };
+	u32 kept = 0;
+
+	if (!path)
+		path = kallsyms_path(t, kernel, pbuf, sizeof(pbuf));
+	if (!path || !(fp = fopen(path, "r")))
+		return -1;
+	while (getline(&line, &cap, fp) > 0) {
+		u64 addr;
+		char type, up;
+		char *name;
+
+		if (parse_line(line, &addr, &type, &name))
+			continue;
+		up = (char)toupper((unsigned char)type);
+		if (!have_ref && (up == 'T' || up == 'W') && !strcmp(name, t->ref_reloc_sym)) {
+			ref_addr = addr;
+			have_ref = 1;
+		}
+		if ((up != 'T' && up != 'W' && up != 'D' && up != 'B') || name[0] == '$')
+			continue;
+		symbol_list_add(&all, addr, addr, name,
+				type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL,
+				(up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT);
+	}
+	free(line);
+	fclose(fp);
+	if (!have_ref) {
+		free(all.v);
+		return -1;
+	}
+	if (t->ref_reloc_sym)
+		delta = ref_addr - t->ref_reloc_addr;
+	symbol_list_finish(&all, 1);
+
+	/* maps__split_kallsyms(): modules out, kernel moved by delta */
+	struct dso *mod = NULL;
+	const char *mod_name = NULL;
+	u64 mod_start = 0;
+	struct symbol_list ml = { .arena = t->arena };
+
+	for (u32 i = 0; i < all.nr; i++) {
+		struct symbol *s = &all.v[i];
+		const char *tab = strchr(s->name, '\t');
+
+		if (!tab) {
+			s->start -= delta;
+			s->end -= delta;
+			all.v[kept++] = *s;
+			continue;
+		}
+		if (!mod_name || strcmp(mod_name, tab + 1)) {
+			if (mod && ml.nr)
+				dso_install_list(mod, &ml);
+			free(ml.v);
+			ml = (struct symbol_list){ .arena = t->arena };
+			mod_name = tab + 1;
+			mod = t->find_module ? t->find_module(t->module_ctx, mod_name, &mod_start) : NULL;
+		}
+		if (!mod)
+			continue;
+		symbol_list_add(&ml, s->start - mod_start, s->end - mod_start,
+				arena_strndup(t->arena, s->name, tab - s->name), s->binding, s->type);
+	}
+	if (mod && ml.nr)
+		dso_install_list(mod, &ml);
+	free(ml.v);
+	all.nr = kept;
+	if (kept) {
+		kernel->kernel_start = all.v[0].start;
+		kernel->kernel_end = all.v[kept - 1].end;
+		kernel->kernel_range_valid = 1;
+	}
+	kernel->kernel_delta = delta;
+	free(l->v);
+	*l = all;
+	return (int)kept;
+}
+
+int perf_map_load(const char *path, struct symbol_list *l)
+{
+	struct stat st;
+	FILE *fp;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int nr = 0;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	if (st.st_uid && st.st_uid != geteuid())
+		return -1;	/* perf ignores maps of other users without -f */
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		char *p, *end;
+		u64 start, size;
+
+		line[--len] = 0;	/* perf drops the last byte (the newline) */
+		start = strtoull(line, &end, 16);
+		p = end + 1;
+		if (p - line + 2 >= len)
+			continue;
+		size = strtoull(p, &end, 16);
+		p = end + 1;
+		if (p - line + 2 >= len)
+			continue;
+		symbol_list_add(l, start, start + size, p, STB_GLOBAL, STT_FUNC);
+		nr++;
+	}
+	free(line);
+	fclose(fp);
+	return nr;
+}

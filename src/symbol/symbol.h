@@ -1,0 +1,162 @@
+/*
+ * symbol.h - DSOs and their symbol tables, loaded lazily as perf 6.1 does.
+ *
+ * A dso is one object that code is mapped from: an ELF file (executable,
+ * shared library, kernel module), the kernel ([kernel.kallsyms]), the vdso,
+ * a JIT map (/tmp/perf-PID.map) or a BPF/anonymous region with no file.
+ * DSOs live in a dso_table (hash by long name) owned by the session; their
+ * symbols are loaded the first time dso_find_symbol() needs them, once.
+ *
+ * Invariants:
+ *  - After loading, dso->syms is sorted by start, with perf's fixups done:
+ *    zero-size symbols extend to the next symbol, aliases (same start)
+ *    reduced to the one perf chooses.  Lookups are binary searches.
+ *  - Symbol addresses are in the dso's own address space, as perf keeps
+ *    them: file offsets for every user-space ELF object (p_vaddr -
+ *    p_offset of its PT_LOAD subtracted), absolute for the kernel and JIT
+ *    maps, map-relative for modules.
+ *  - Bad or missing files never fail: the dso just has no symbols.
+ *  - Names and symbols live in the table's arena.
+ */
+#ifndef PROF_SYMBOL_SYMBOL_H
+#define PROF_SYMBOL_SYMBOL_H
+
+#include "../format/perf_data.h"
+#include "../util/arena.h"
+
+#include <stddef.h>
+
+/* One function (or object) of a dso. */
+struct symbol {
+	u64 start, end;		/* [start, end), dso address space */
+	const char *name;	/* as perf prints it (demangled) */
+	u8 binding;		/* STB_* */
+	u8 type;		/* STT_* */
+};
+
+/* What kind of object a dso is; decides how its symbols are loaded. */
+enum dso_kind {
+	DSO_KIND_USER,		/* an ELF file on disk */
+	DSO_KIND_KERNEL,	/* [kernel.kallsyms] / a vmlinux */
+	DSO_KIND_MODULE,	/* a kernel module, symbols from kallsyms */
+	DSO_KIND_VDSO,		/* [vdso]: the running process's vdso image */
+	DSO_KIND_JIT,		/* /tmp/perf-PID.map */
+	DSO_KIND_NOSYMS,	/* no file (data anon, [heap], bpf images...) */
+	DSO_KIND_KSYMBOL,	/* symbols only from KSYMBOL records */
+};
+
+#define DSO_BUILD_ID_MAX 20
+
+struct dso {
+	const char *long_name;	/* as recorded (path, "[vdso]", ...) */
+	const char *short_name;	/* what "Shared Object" shows */
+	enum dso_kind kind;
+	int loaded;		/* symbols were looked for (found or not) */
+	int adjust_symbols;	/* ELF symbols were moved to file offsets */
+	struct symbol *syms;	/* sorted by start */
+	u64 *max_end;		/* max_end[i]: largest end of syms[0..i] */
+	u32 nr_syms;
+	struct symbol *extra;	/* symbols added before loading (KSYMBOL) */
+	u32 nr_extra, alloc_extra;
+	u8 build_id[DSO_BUILD_ID_MAX];
+	u8 build_id_size;	/* 0: no build-id known */
+	u64 kernel_start, kernel_end;	/* KERNEL: range of its symbols after
+					   loading (perf's map fixup) */
+	int kernel_range_valid;
+	u64 kernel_delta;	/* KERNEL: kallsyms address - recorded address */
+	struct dso *hash_next;	/* chain in dso_table */
+};
+
+/* Where the symbol layer looks for files. */
+struct symbol_opts {
+	const char *vmlinux;	/* use this vmlinux for the kernel, or NULL */
+	const char *symfs;	/* prefix for every file path, or NULL */
+	int no_kallsyms;	/* never read /proc/kallsyms */
+	int minidebuginfo;	/* also read .gnu_debugdata (perf 6.1 does not) */
+	int verbose_demangle;	/* demangle with parameters (perf -v) */
+};
+
+/* All DSOs of a session. */
+struct dso_table {
+	struct dso **buckets;	/* hash by long name */
+	u32 mask, nr;
+	struct arena *arena;
+	struct symbol_opts opts;
+	/* the kernel, for the kallsyms split: modules get their symbols from
+	 * the same file when the kernel loads */
+	const char *ref_reloc_sym;	/* "_text" from "[kernel.kallsyms]_text" */
+	u64 ref_reloc_addr;		/* its recorded address */
+	/* the module dso whose map has this short name ("[ext4]") and that
+	   map's start, or NULL when no map has it */
+	struct dso *(*find_module)(void *ctx, const char *short_name, u64 *map_start);
+	void *module_ctx;
+};
+
+/* Initializes t; arena outlives it. */
+void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbol_opts *opts);
+/* Frees the hash (objects are in the arena). */
+void dso_table_exit(struct dso_table *t);
+/* The dso with this long name, created with kind if absent. */
+struct dso *dso_table_findnew(struct dso_table *t, const char *long_name, enum dso_kind kind);
+/* The dso with this long name, or NULL. */
+struct dso *dso_table_find(struct dso_table *t, const char *long_name);
+
+/* Records the build-id the file says the dso had (BUILD_ID feature or an
+ * MMAP2 with a build-id); a file on disk with another build-id is not used. */
+void dso_set_build_id(struct dso *dso, const u8 *bid, size_t size);
+/* Adds a symbol from a KSYMBOL record (kept across the later load). */
+void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, const char *name);
+/* Loads the dso's symbols if not done yet. */
+void dso_load(struct dso_table *t, struct dso *dso);
+/* The symbol containing addr (dso address space), loading first. */
+const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr);
+
+/* ---- loaders (one file each) ------------------------------------------ */
+
+/* A symbol list being built, before perf's fixups. */
+struct symbol_list {
+	struct symbol *v;
+	u32 nr, alloc;
+	struct arena *arena;	/* names */
+};
+
+/* Appends a symbol; name is copied into the arena. */
+void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name,
+		     u8 binding, u8 type);
+/* Makes l (sorted here, not fixed up) the dso's symbols; marks it loaded. */
+void dso_install_list(struct dso *dso, struct symbol_list *l);
+/* Sorts l by start; equal starts keep insertion order. */
+void symbol_list_sort(struct symbol_list *l);
+/* perf's symbols__fixup_end() then symbols__fixup_duplicate() over l,
+ * sorting it first (stable: equal starts keep insertion order). */
+void symbol_list_finish(struct symbol_list *l, int is_kallsyms);
+
+/* Loads an ELF dso's symbols as perf's dso__load() does (debug files,
+ * build-id checks, .symtab/.dynsym, PLT).  Returns the symbol count. */
+int elf_load_dso(struct dso_table *t, struct dso *dso, struct symbol_list *l);
+/* Loads symbols from an ELF image in memory (the vdso); adjust as vdso. */
+int elf_load_memory(struct dso_table *t, struct dso *dso, const void *image, size_t size,
+		    struct symbol_list *l);
+/* Reads the GNU build-id note of the ELF file at path; returns its size,
+ * 0 when it has none or cannot be read. */
+int elf_file_build_id(const char *path, u8 *bid, size_t max);
+/* The build-id note in an ELF image in memory (vdso); size or 0. */
+int elf_memory_build_id(const void *image, size_t size, u8 *bid, size_t max);
+
+/* Loads /tmp/perf-PID.map style lines ("START SIZE name", hex).  Returns
+ * the number of symbols, or -1 when the file cannot be read. */
+int perf_map_load(const char *path, struct symbol_list *l);
+
+/* Reads a kallsyms file: kernel symbols into kernel (absolute, minus
+ * delta), module symbols into the module dsos that have maps.  Returns
+ * the kernel symbol count or -1. */
+int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
+		  struct symbol_list *l);
+/* The running kernel's build-id from /sys/kernel/notes; size or 0. */
+int host_kernel_build_id(u8 *bid, size_t max);
+
+/* Demangles an ELF symbol name as perf 6.1 shows it; returns name itself
+ * when it is not mangled, else a string in arena. */
+const char *demangle_symbol(struct arena *arena, const char *name, int verbose);
+
+#endif

@@ -1,0 +1,156 @@
+#!/bin/bash
+# tests/perf/report.sh - "prof report --stdio" against "perf report --stdio"
+# on freshly recorded files, over a matrix of sort keys, fields and filters.
+#
+# Files (recorded at test time with the system perf): a fork/exec-heavy
+# shell loop, a multi-threaded C program, a C++ program, a system-wide
+# recording with kernel samples, two events at once, and one with call
+# chains (-g, compared with -g none --no-children).  Filter values (a comm,
+# a DSO, a pid, a time window) come from perf's own output on the same file.
+#
+# Comparison: stdout of both, trailing blanks ignored, and exit status.
+# perf ends its report with a random tip ("# (Tip: ...)"), prof with a
+# fixed one: the tip line is replaced by "# (Tip)" on both sides.
+
+. "$(dirname "$0")/../lib.sh"
+set -o pipefail
+
+# tipless CMD...: runs CMD, tip line normalized
+tipless()
+{
+	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/'
+}
+
+# both NAME FILE ARGS...: compares perf and prof with ARGS on FILE
+both()
+{
+	local name=$1 file=$2 args
+
+	shift 2
+	args=
+	[ $# -gt 0 ] && printf -v args '%q ' "$@"
+	compare "report $name" \
+		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$file' $args"
+}
+
+# first_value FILE SORT [N]: the Nth key value of perf's report sorted by
+# SORT alone (the top one by default)
+first_value()
+{
+	perf report --stdio -q -i "$1" --sort "$2" 2>/dev/null |
+		sed -n "${3:-1}p" | sed -e 's/^ *[0-9.]*% *//' -e 's/ *$//'
+}
+
+# The C++ workload: templates and namespaces, so demangled names show.
+build_cxx()
+{
+	command -v g++ >/dev/null || return 1
+	cat >"$TMP/cxx.cc" <<'EOF'
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace work {
+template <typename T> struct Acc {
+	T sum{};
+	__attribute__((noinline)) void add(const T &v) { sum += v; }
+};
+__attribute__((noinline)) std::string key(int i) { return "k" + std::to_string(i % 97); }
+}
+
+int main()
+{
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+	std::map<std::string, int> m;
+	work::Acc<double> acc;
+	std::vector<int> v;
+
+	while (std::chrono::steady_clock::now() < end) {
+		for (int i = 0; i < 1000; i++) {
+			m[work::key(i)] += i;
+			acc.add(i * 0.5);
+			v.push_back(i);
+		}
+		v.clear();
+	}
+	return (int)acc.sum & 1;
+}
+EOF
+	g++ -O1 -g -fno-omit-frame-pointer -o "$TMP/bin/cxx" "$TMP/cxx.cc"
+}
+
+record_workload forks -e cpu-clock -- forks || exit 1
+record_workload threads -e cpu-clock -- threads || exit 1
+record_workload sys -a -e cpu-clock -- sleep 0.3 || exit 1
+record_workload two -e cpu-clock,task-clock -- spin || exit 1
+record_workload chains -g -e cpu-clock -- spin || exit 1
+has_cxx=0
+if build_cxx; then
+	record_workload cxx -e cpu-clock -- "$TMP/bin/cxx" && has_cxx=1
+fi
+
+files=(forks threads sys two)
+[ $has_cxx -eq 1 ] && files+=(cxx)
+
+for f in "${files[@]}"; do
+	data=$TMP/$f.data
+	both "$f default" "$data"
+	for s in comm pid dso sym cpu dso,sym comm,dso sym,dso,comm pid,cpu cpu,comm,dso; do
+		both "$f --sort $s" "$data" --sort "$s"
+	done
+	both "$f -n" "$data" -n
+	both "$f --show-total-period" "$data" --show-total-period -n --sort comm,dso
+	both "$f -F overhead,sample,period,comm,dso" "$data" -F overhead,sample,period,comm,dso
+	both "$f -F sym,overhead" "$data" -F sym,overhead
+	both "$f -F +pid" "$data" -F +pid --sort dso
+	both "$f --sort sample,comm" "$data" --sort sample,comm
+	both "$f --percent-limit 2" "$data" --percent-limit 2
+	both "$f --percent-limit 0.5 relative" "$data" --percent-limit 0.5 --percentage relative --sort dso
+
+	comm=$(first_value "$data" comm)
+	comm2=$(first_value "$data" comm 2)
+	dso=$(first_value "$data" dso)
+	dso2=$(first_value "$data" dso 2)
+	sym=$(first_value "$data" sym | sed 's/^\[.\] //')
+	pid=$(first_value "$data" pid | sed 's/:.*//; s/ //g')
+	both "$f --comms $comm" "$data" --comms "$comm"
+	both "$f --comms two --sort dso" "$data" --comms "$comm,$comm2" --sort dso
+	both "$f --comms relative" "$data" --comms "$comm,$comm2" --percentage relative
+	both "$f --dsos $dso" "$data" --dsos "$dso"
+	both "$f --dsos two -n" "$data" --dsos "$dso,$dso2" -n --sort comm,dso,sym
+	both "$f --dsos relative --sort comm" "$data" --dsos "$dso,$dso2" --sort comm --percentage relative
+	both "$f --symbols" "$data" --symbols "$sym"
+	both "$f --symbols --sort dso,sym" "$data" --symbols "$sym,nosuchsymbol" --sort dso,sym
+	both "$f --pid $pid" "$data" --pid "$pid" --sort pid,sym
+	both "$f --tid $pid" "$data" --tid "$pid" --sort comm,sym --percentage relative
+	both "$f -q" "$data" -q --sort comm,dso
+done
+
+# --time windows from the file's own sample times
+times=$(perf script -i "$TMP/sys.data" -F time 2>/dev/null | tr -d ' :')
+n=$(echo "$times" | wc -l)
+t1=$(echo "$times" | sed -n "$((n / 4 + 1))p")
+t2=$(echo "$times" | sed -n "$((n * 3 / 4 + 1))p")
+both "sys --time start,end" "$TMP/sys.data" --time "$t1,$t2"
+both "sys --time start," "$TMP/sys.data" --time "$t1," --sort comm
+both "sys --time ,end" "$TMP/sys.data" --time ",$t2" --sort dso -n
+both "sys --time empty window" "$TMP/sys.data" --time 1,2
+
+# CPU filters need PERF_SAMPLE_CPU: system-wide files have it
+both "sys -C 0" "$TMP/sys.data" -C 0 --sort cpu,comm
+both "sys -C 0-1,3" "$TMP/sys.data" -C 0-1,3 --sort cpu,dso
+both "threads -C (no cpu in file)" "$TMP/threads.data" -C 0
+
+# call chains: the flat part with -g none --no-children
+both "chains -g none --no-children" "$TMP/chains.data" -g none --no-children
+both "chains --no-children -g none --sort dso,sym -n" "$TMP/chains.data" \
+	--no-children -g none --sort dso,sym -n
+if "$PROF" report --stdio -i "$TMP/chains.data" >"$TMP/cg.out" 2>"$TMP/cg.err"; then
+	not_ok "report chains: call graph mode refused" "prof printed a report without call graphs"
+elif grep -q 'not supported yet' "$TMP/cg.err"; then
+	ok "report chains: call graph mode refused"
+else
+	not_ok "report chains: call graph mode refused" "$(head -n 3 "$TMP/cg.err")"
+fi

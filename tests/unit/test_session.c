@@ -1,0 +1,260 @@
+/*
+ * test_session.c - cmocka tests for src/session on synthetic records:
+ * threads and comms (override of ":<tid>", fork copies, later renames),
+ * fork sharing maps copy-on-write, overlapping MMAP2s cut as perf cuts
+ * them, JIT/anon naming, [unknown] addresses, guest/hypervisor levels and
+ * records too short to read.
+ *
+ * Records are built in a byte buffer in host order; a zeroed pd_file
+ * stands for a file with no features.  Expected values follow perf 6.1's
+ * machine.c rules, never the code under test.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "session/session.h"
+
+static struct pd_file file;
+static struct session *s;
+static u8 buf[512];
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&file, 0, sizeof(file));
+	s = session_new(&file, NULL);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	session_free(s);
+	return 0;
+}
+
+static void feed(u32 type, u16 misc, u16 size)
+{
+	struct pd_header h = { type, misc, size };
+	struct pd_event ev = { .hdr = (const struct pd_header *)buf, .time = PD_NO_TIME };
+
+	memcpy(buf, &h, sizeof(h));
+	assert_int_equal(session_event(s, &ev), 0);
+}
+
+static void put32(u32 off, u32 v) { memcpy(buf + off, &v, 4); }
+static void put64(u32 off, u64 v) { memcpy(buf + off, &v, 8); }
+
+static void comm(s32 pid, s32 tid, const char *name)
+{
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)pid);
+	put32(12, (u32)tid);
+	strcpy((char *)buf + 16, name);
+	feed(PD_REC_COMM, 0, 16 + 16 + 8);
+}
+
+static void fork_rec(s32 pid, s32 ppid, s32 tid, s32 ptid)
+{
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)pid);
+	put32(12, (u32)ppid);
+	put32(16, (u32)tid);
+	put32(20, (u32)ptid);
+	feed(PD_REC_FORK, 0, 40);
+}
+
+static void mmap2(s32 pid, s32 tid, u64 start, u64 len, u64 pgoff, u32 prot, const char *name,
+		  u16 cpumode)
+{
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)pid);
+	put32(12, (u32)tid);
+	put64(16, start);
+	put64(24, len);
+	put64(32, pgoff);
+	put32(64, prot);
+	put32(68, 2);	/* MAP_PRIVATE */
+	strcpy((char *)buf + 72, name);
+	feed(PD_REC_MMAP2, cpumode, (u16)(72 + ((strlen(name) + 8) & ~7u)));
+}
+
+static void resolve(s32 pid, s32 tid, u16 cpumode, u64 ip, struct addr_location *al)
+{
+	struct pd_header h = { PD_REC_SAMPLE, cpumode, 8 };
+	struct pd_event ev = { .hdr = &h, .time = 1 };
+	struct pd_sample smp = { .sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID, .ip = ip,
+				 .pid = (u32)pid, .tid = (u32)tid };
+
+	assert_int_equal(session_resolve(s, &ev, &smp, al), 0);
+}
+
+static void test_comm_override(void **state)
+{
+	struct addr_location a, b, c;
+
+	(void)state;
+	resolve(100, 100, PD_MISC_USER, 0x1234, &a);
+	assert_string_equal(a.comm, ":100");
+	assert_null(a.dso);
+	assert_string_equal(dso_short_name(a.dso), "[unknown]");
+	assert_int_equal(a.addr, 0x1234);
+	assert_int_equal(a.level, '.');
+	comm(100, 100, "first");
+	assert_string_equal(a.comm, "first");	/* perf's comm__override */
+	resolve(100, 100, PD_MISC_USER, 0x1234, &b);
+	comm(100, 100, "second");
+	resolve(100, 100, PD_MISC_USER, 0x1234, &c);
+	assert_string_equal(b.comm, "first");
+	assert_string_equal(c.comm, "second");
+	assert_string_equal(thread_comm_now(a.thread), "second");
+	resolve(0, 0, PD_MISC_KERNEL, 0xffffffff81000000ULL, &a);
+	assert_string_equal(a.comm, "swapper");
+	assert_int_equal(a.level, 'k');
+	resolve(0, 0, PD_MISC_GUEST_KERNEL, 0x10, &a);
+	assert_int_equal(a.level, 'H');
+	assert_null(a.map);
+}
+
+static void test_fork_cow(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	comm(200, 200, "parent");
+	mmap2(200, 200, 0x400000, 0x10000, 0x1000, 5, "/bin/parent", PD_MISC_USER);
+	fork_rec(201, 200, 201, 200);
+	resolve(201, 201, PD_MISC_USER, 0x400010, &al);
+	assert_string_equal(al.comm, "parent");
+	assert_non_null(al.dso);
+	assert_string_equal(dso_short_name(al.dso), "parent");
+	assert_int_equal(al.addr, 0x1010);	/* ip - start + pgoff */
+	/* the child's exec maps do not leak into the parent */
+	mmap2(201, 201, 0x400000, 0x8000, 0, 5, "/bin/child", PD_MISC_USER);
+	comm(201, 201, "child");
+	resolve(201, 201, PD_MISC_USER, 0x400010, &al);
+	assert_string_equal(dso_long_name(al.dso), "/bin/child");
+	assert_string_equal(al.comm, "child");
+	resolve(200, 200, PD_MISC_USER, 0x400010, &al);
+	assert_string_equal(dso_long_name(al.dso), "/bin/parent");
+	/* the part of the parent's map after the child's stays, offset kept */
+	resolve(201, 201, PD_MISC_USER, 0x409000, &al);
+	assert_string_equal(dso_long_name(al.dso), "/bin/parent");
+	assert_int_equal(al.addr, 0x409000 - 0x400000 + 0x1000);
+	/* threads of a process share its maps */
+	fork_rec(200, 200, 202, 200);
+	resolve(200, 202, PD_MISC_USER, 0x400010, &al);
+	assert_string_equal(dso_long_name(al.dso), "/bin/parent");
+	assert_int_equal(al.tid, 202);
+	assert_int_equal(al.pid, 200);
+}
+
+static void test_overlap_split(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	mmap2(300, 300, 0x10000, 0x30000, 0, 5, "/lib/a.so", PD_MISC_USER);
+	mmap2(300, 300, 0x20000, 0x1000, 0, 5, "/lib/b.so", PD_MISC_USER);
+	resolve(300, 300, PD_MISC_USER, 0x1f000, &al);
+	assert_string_equal(dso_long_name(al.dso), "/lib/a.so");
+	assert_int_equal(al.addr, 0xf000);
+	resolve(300, 300, PD_MISC_USER, 0x20800, &al);
+	assert_string_equal(dso_long_name(al.dso), "/lib/b.so");
+	assert_int_equal(al.addr, 0x800);
+	resolve(300, 300, PD_MISC_USER, 0x21000, &al);
+	assert_string_equal(dso_long_name(al.dso), "/lib/a.so");
+	assert_int_equal(al.addr, 0x11000);
+	resolve(300, 300, PD_MISC_USER, 0x40000, &al);
+	assert_null(al.map);
+	assert_int_equal(al.addr, 0x40000);
+}
+
+static void test_anon_jit_vdso(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	mmap2(400, 400, 0x7f0000000000ULL, 0x1000, 0, 7, "//anon", PD_MISC_USER);
+	resolve(400, 400, PD_MISC_USER, 0x7f0000000010ULL, &al);
+	assert_string_equal(dso_short_name(al.dso), "[JIT] tid 400");
+	assert_string_equal(dso_long_name(al.dso), "/tmp/perf-400.map");
+	assert_int_equal(al.addr, 0x7f0000000010ULL);	/* identity */
+	mmap2(400, 400, 0x7f0000100000ULL, 0x1000, 0, 3, "[heap]", PD_MISC_USER);
+	resolve(400, 400, PD_MISC_USER, 0x7f0000100010ULL, &al);
+	assert_string_equal(dso_short_name(al.dso), "[heap]");
+	mmap2(400, 400, 0x7fff00000000ULL, 0x2000, 0x1234, 5, "[vdso]", PD_MISC_USER);
+	resolve(400, 400, PD_MISC_USER, 0x7fff00000100ULL, &al);
+	assert_string_equal(dso_short_name(al.dso), "[vdso]");
+	assert_int_equal(al.addr, 0x100);	/* vdso maps get pgoff 0 */
+}
+
+static void test_thread_pid_update(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	/* a thread first seen by tid only joins its leader once its pid is known */
+	resolve(-1, 501, PD_MISC_USER, 0x1000, &al);
+	assert_int_equal(al.pid, -1);
+	mmap2(500, 500, 0x1000, 0x1000, 0, 5, "/bin/leader", PD_MISC_USER);
+	resolve(500, 501, PD_MISC_USER, 0x1000, &al);
+	assert_int_equal(al.pid, 500);
+	assert_string_equal(dso_long_name(al.dso), "/bin/leader");
+}
+
+static void test_short_records(void **state)
+{
+	(void)state;
+	for (u16 size = 8; size < 100; size++) {
+		memset(buf, 0x41, sizeof(buf));
+		feed(PD_REC_MMAP2, PD_MISC_USER, size);
+		feed(PD_REC_MMAP, PD_MISC_KERNEL, size);
+		feed(PD_REC_COMM, 0, size);
+		feed(PD_REC_FORK, 0, size);
+		feed(PD_REC_EXIT, 0, size);
+		feed(PD_REC_KSYMBOL, 0, size);
+	}
+}
+
+static void test_kernel_map(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)-1);
+	put64(16, 0xffffffff81000000ULL);
+	put64(24, 0x1000000);
+	put64(32, 0);
+	strcpy((char *)buf + 40, "[kernel.kallsyms]_text");
+	feed(PD_REC_MMAP, PD_MISC_KERNEL, 40 + 24);
+	resolve(0, 0, PD_MISC_KERNEL, 0xffffffff81000100ULL, &al);
+	assert_non_null(al.dso);
+	assert_string_equal(dso_short_name(al.dso), "[kernel.kallsyms]");
+	assert_int_equal(al.level, 'k');
+	/* user space never falls back to the kernel maps */
+	resolve(0, 0, PD_MISC_USER, 0xffffffff81000100ULL, &al);
+	assert_null(al.map);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_comm_override, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fork_cow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overlap_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anon_jit_vdso, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_pid_update, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_map, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,272 @@
+/*
+ * test_symbol.c - cmocka tests for src/symbol: perf's symbol fixups, the
+ * sorted-array lookup, demangling, perf-PID.map parsing and the ELF loader
+ * on good and bad files.
+ *
+ * Expected values come from perf 6.1's rules as documented in symbol.h and
+ * dso.c (zero sizes extend to the next symbol, aliases choose by size,
+ * binding, underscores, name length), never from running the code.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbol/symbol.h"
+
+static struct arena arena;
+static struct dso_table table;
+
+static int setup(void **state)
+{
+	(void)state;
+	arena_init(&arena, 0);
+	dso_table_init(&table, &arena, NULL);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	dso_table_exit(&table);
+	arena_free(&arena);
+	return 0;
+}
+
+static void test_fixup_end_and_aliases(void **state)
+{
+	struct symbol_list l = { .arena = &arena };
+
+	(void)state;
+	symbol_list_add(&l, 0x3000, 0x3000, "last", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x1000, 0x1000, "zero", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x2000, 0x2010, "__weak_one", STB_WEAK, STT_FUNC);
+	symbol_list_add(&l, 0x2000, 0x2010, "strong", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x2000, 0x2010, "local", STB_LOCAL, STT_FUNC);
+	symbol_list_finish(&l, 0);
+	assert_int_equal(l.nr, 3);
+	assert_string_equal(l.v[0].name, "zero");
+	assert_int_equal(l.v[0].end, 0x2000);		/* to the next start */
+	assert_string_equal(l.v[1].name, "strong");	/* global beats weak, local */
+	assert_int_equal(l.v[2].end, 0x4000);		/* last: next page + 4096 */
+	free(l.v);
+}
+
+static void test_alias_rules(void **state)
+{
+	struct symbol_list l = { .arena = &arena };
+
+	(void)state;
+	symbol_list_add(&l, 0x10, 0x20, "__x", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x10, 0x20, "_x", STB_GLOBAL, STT_FUNC);	/* fewer _ */
+	symbol_list_add(&l, 0x40, 0x40, "sized_not", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x40, 0x48, "sized", STB_LOCAL, STT_FUNC);	/* has a size */
+	symbol_list_add(&l, 0x80, 0x88, "ab", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x80, 0x88, "abc", STB_GLOBAL, STT_FUNC);	/* longer */
+	symbol_list_add(&l, 0x90, 0x98, "first", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x90, 0x98, "other", STB_GLOBAL, STT_FUNC);	/* tie: first */
+	symbol_list_finish(&l, 0);
+	assert_int_equal(l.nr, 4);
+	assert_string_equal(l.v[0].name, "_x");
+	assert_string_equal(l.v[1].name, "sized");
+	assert_string_equal(l.v[2].name, "abc");
+	assert_string_equal(l.v[3].name, "first");
+	free(l.v);
+}
+
+static void test_kallsyms_module_gap(void **state)
+{
+	struct symbol_list l = { .arena = &arena };
+
+	(void)state;
+	symbol_list_add(&l, 0xffffffff81000000ULL, 0xffffffff81000000ULL, "_text", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0xffffffff81001234ULL, 0xffffffff81001234ULL, "k_last", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0xffffffffc0000000ULL, 0xffffffffc0000000ULL, "m\t[mod]", STB_LOCAL, STT_FUNC);
+	symbol_list_finish(&l, 1);
+	/* a kernel symbol followed by a module one ends a page after its start */
+	assert_int_equal(l.v[1].end, 0xffffffff81003000ULL);
+	free(l.v);
+}
+
+static void test_lookup_nested(void **state)
+{
+	struct dso *d = dso_table_findnew(&table, "/nonexistent/lookup", DSO_KIND_NOSYMS);
+	struct symbol_list l = { .arena = &arena };
+	const struct symbol *s;
+
+	(void)state;
+	symbol_list_add(&l, 0x100, 0x200, "outer", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x120, 0x130, "inner", STB_GLOBAL, STT_FUNC);
+	symbol_list_add(&l, 0x300, 0x310, "far", STB_GLOBAL, STT_FUNC);
+	dso_install_list(d, &l);
+	free(l.v);
+	s = dso_find_symbol(&table, d, 0x125);
+	assert_non_null(s);
+	assert_string_equal(s->name, "inner");
+	s = dso_find_symbol(&table, d, 0x150);
+	assert_non_null(s);
+	assert_string_equal(s->name, "outer");
+	assert_null(dso_find_symbol(&table, d, 0x250));
+	assert_null(dso_find_symbol(&table, d, 0x50));
+	assert_string_equal(dso_find_symbol(&table, d, 0x30f)->name, "far");
+}
+
+static void test_short_names(void **state)
+{
+	(void)state;
+	assert_string_equal(dso_table_findnew(&table, "/usr/lib/libc.so.6", DSO_KIND_USER)->short_name,
+			    "libc.so.6");
+	assert_string_equal(dso_table_findnew(&table, "/tmp/perf-123.map", DSO_KIND_JIT)->short_name,
+			    "[JIT] tid 123");
+	assert_string_equal(dso_table_findnew(&table, "/x/a.out (deleted)", DSO_KIND_USER)->short_name,
+			    "a.out (deleted)");
+	assert_string_equal(dso_table_findnew(&table, "[vdso]", DSO_KIND_VDSO)->short_name, "[vdso]");
+	assert_ptr_equal(dso_table_findnew(&table, "/usr/lib/libc.so.6", DSO_KIND_USER),
+			 dso_table_find(&table, "/usr/lib/libc.so.6"));
+}
+
+static void test_demangle(void **state)
+{
+	(void)state;
+	assert_string_equal(demangle_symbol(&arena, "_ZN2ns3BoxIlE4spinEi", 0), "ns::Box<long>::spin");
+	assert_string_equal(demangle_symbol(&arena, "_ZN2ns3BoxIlE4spinEi", 1),
+			    "ns::Box<long>::spin(int)");
+	assert_string_equal(demangle_symbol(&arena, "_Z4overdi", 0), "over");
+	assert_string_equal(demangle_symbol(&arena, "main", 0), "main");
+	assert_string_equal(demangle_symbol(&arena, "_ZN1r6crunch17h5e37fe836fb64178E", 0),
+			    "r::crunch");
+	assert_string_equal(demangle_symbol(&arena, "_Znot_mangled", 0), "_Znot_mangled");
+}
+
+static void write_file(const char *path, const void *data, size_t size)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, size, fp), size);
+	fclose(fp);
+}
+
+static void test_perf_map(void **state)
+{
+	char path[] = "/tmp/prof-test-perfmap-XXXXXX";
+	int fd = mkstemp(path);
+	static const char text[] = "7f0000001000 20 jitted one\n0x7f0000002000 0x10 two\nbad\n1 2\n";
+	struct symbol_list l = { .arena = &arena };
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, text, sizeof(text) - 1);
+	assert_int_equal(perf_map_load(path, &l), 2);
+	assert_int_equal(l.v[0].start, 0x7f0000001000ULL);
+	assert_int_equal(l.v[0].end, 0x7f0000001020ULL);
+	assert_string_equal(l.v[0].name, "jitted one");
+	assert_string_equal(l.v[1].name, "two");
+	assert_int_equal(l.v[1].end - l.v[1].start, 0x10);
+	free(l.v);
+	unlink(path);
+	assert_int_equal(perf_map_load("/nonexistent/perf-1.map", &l), -1);
+}
+
+/* The test binary itself: an ELF with a .symtab; its main must be found at
+ * its file offset (perf moves user symbols by p_vaddr - p_offset). */
+static void test_elf_self(void **state)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct dso *d;
+	int found = 0;
+
+	(void)state;
+	assert_true(n > 0);
+	self[n] = 0;
+	d = dso_table_findnew(&table, self, DSO_KIND_USER);
+	dso_load(&table, d);
+	assert_true(d->nr_syms > 10);
+	assert_true(d->build_id_size > 0);
+	for (u32 i = 0; i < d->nr_syms; i++)
+		if (!strcmp(d->syms[i].name, "main"))
+			found = 1;
+	assert_true(found);
+}
+
+/* Truncated, garbage and wrong-build-id files load with no symbols. */
+static void test_elf_bad(void **state)
+{
+	char self[4096], path[] = "/tmp/prof-test-elf-XXXXXX";
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	FILE *fp;
+	static u8 buf[1 << 16];
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_true(n > 0);
+	self[n] = 0;
+	fp = fopen(self, "r");
+	assert_non_null(fp);
+	len = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t cut = 0; cut < len; cut += cut < 128 ? 7 : 997) {
+		char name[64];
+		struct dso *d;
+
+		write_file(path, buf, cut);
+		snprintf(name, sizeof(name), "%s", path);
+		d = dso_table_findnew(&table, name, DSO_KIND_USER);
+		d->loaded = 0;
+		d->build_id_size = 0;
+		dso_load(&table, d);
+		(void)dso_find_symbol(&table, d, 0x1000);
+	}
+	/* garbage with an ELF magic */
+	memset(buf + 16, 0xff, 4096);
+	write_file(path, buf, 4096 + 16);
+	{
+		struct dso *d = dso_table_findnew(&table, "/tmp/prof-test-garbage", DSO_KIND_USER);
+
+		d->long_name = path;
+		dso_load(&table, d);
+		assert_int_equal(d->nr_syms, 0);
+	}
+	unlink(path);
+	/* a recorded build-id that differs: the file is not used */
+	{
+		struct dso *d = dso_table_findnew(&table, "/proc/self/exe", DSO_KIND_USER);
+		u8 bid[20];
+
+		memset(bid, 0xab, sizeof(bid));
+		d->long_name = self;
+		dso_set_build_id(d, bid, sizeof(bid));
+		dso_load(&table, d);
+		assert_int_equal(d->nr_syms, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixup_end_and_aliases),
+		cmocka_unit_test(test_alias_rules),
+		cmocka_unit_test(test_kallsyms_module_gap),
+		cmocka_unit_test(test_lookup_nested),
+		cmocka_unit_test(test_short_names),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_perf_map),
+		cmocka_unit_test(test_elf_self),
+		cmocka_unit_test(test_elf_bad),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
