@@ -1744,10 +1744,11 @@ static void note_build_id(struct dump_state *st, const u8 *p, u64 size)
 	if ((misc & PD_MISC_CPUMODE_MASK) != PD_MISC_KERNEL ||
 	    strncmp((const char *)p + 36, "[kernel.kallsyms]", size - 36 < 17 ? size - 36 : 17))
 		return;
-	n = (misc & PD_MISC_BUILD_ID_SIZE) ? p[28] : 20;
+	/* u32 pid at 8, build-id at 12, its size at 32, the name at 36 */
+	n = (misc & PD_MISC_BUILD_ID_SIZE) ? p[32] : 20;
 	if (n > 20)
 		n = 20;
-	memcpy(st->kernel_bid, p + 8, n);
+	memcpy(st->kernel_bid, p + 12, n);
 	st->kernel_bid_size = n;
 }
 
