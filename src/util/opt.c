@@ -29,6 +29,8 @@ void opt_usage(const char *const *usage, const struct opt *opts, int err)
 			col += fprintf(f, "-%c", o->short_name);
 		if (o->short_name && o->long_name)
 			col += fprintf(f, ", ");
+		else if (o->long_name)
+			col += fprintf(f, "    ");	/* long names line up, as in perf */
 		if (o->long_name)
 			col += fprintf(f, "--%s", o->long_name);
 		if (o->argh && !(o->flags & OPT_NOARG)) {
