@@ -3,8 +3,10 @@
  * filters, output order and column widths (util/hist.c, util/sort.c).
  *
  * Invariants:
- *  - Per sample: two pointer-cache lookups (comm, DSO) and one probe
- *    sequence in the entry index; no allocation unless a table doubles.
+ *  - Per sample: two pointer-cache lookups (comm, DSO), a strcmp that
+ *    notices a comm rewritten in place, a front-cache probe and, on a
+ *    miss, one probe sequence in the entry index; no allocation unless a
+ *    table doubles.
  *  - Interned string ids are stable for the life of the hist_strings;
  *    id 0 is reserved for "no DSO" and prints as "[unknown]".
  *  - hists_finish() orders entries exactly as perf's output rbtree does:
@@ -43,6 +45,8 @@ struct hist_strings {
 	const char **comm_ptr;	/* comm slot -> the session's string */
 	u32 *comm_sid;		/* comm slot -> id of what it read last */
 	u32 nr_comm, alloc_comm;
+	const char *cur_comm;	/* the comm of the sample being added */
+	u32 cur_sid, cur_slot;	/* and its string id and slot */
 	struct ptr_map dso_verdict;	/* DSO -> filter verdict */
 	struct ptr_map sym_verdict;	/* symbol -> filter verdict */
 };
@@ -579,13 +583,21 @@ static u32 find_or_make(struct hists *h, const struct hist_entry *key, int *crea
 	return h->nr_entries - 1;
 }
 
-/* Fills the key fields of an entry for location al. */
+/* Fills the key fields of an entry for location al; the comm is looked up
+ * once per sample (chain entries reuse the sample's). */
 static inline void make_key(struct hists *h, struct hist_entry *key,
 			    const struct addr_location *thread_al,
 			    const struct addr_location *al, u64 addr, char level,
-			    s32 cpu, u8 filtered)
+			    s32 cpu, u8 filtered, int same_sample)
 {
-	key->comm = comm_id(h->strs, thread_al->comm, &key->comm_slot);
+	struct hist_strings *hs = h->strs;
+
+	if (!same_sample || hs->cur_comm != thread_al->comm) {
+		hs->cur_comm = thread_al->comm;
+		hs->cur_sid = comm_id(hs, thread_al->comm, &hs->cur_slot);
+	}
+	key->comm = hs->cur_sid;
+	key->comm_slot = hs->cur_slot;
 	key->dso_name = al->dso ? dso_id(h->strs, al->dso) : 0;
 	key->dso = al->dso;
 	key->thread = thread_al->thread;
@@ -606,7 +618,7 @@ u32 hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	int created;
 	u32 n;
 
-	make_key(h, &key, al, al, al->addr, al->level, cpu, filtered);
+	make_key(h, &key, al, al, al->addr, al->level, cpu, filtered, 0);
 	n = find_or_make(h, &key, &created);
 	e = &h->entries[n];
 	e->period += period;
@@ -624,7 +636,7 @@ void hists_add_chain(struct hists *h, const struct addr_location *sample_al,
 	int created;
 	u32 n;
 
-	make_key(h, &key, sample_al, node_al, addr, level, cpu, filtered);
+	make_key(h, &key, sample_al, node_al, addr, level, cpu, filtered, 1);
 	n = find_or_make(h, &key, &created);
 	if (!created)
 		for (u32 i = 0; i < *nr_seen; i++)

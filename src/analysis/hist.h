@@ -104,6 +104,7 @@ struct hist_entry {
 	u32 hash;		/* of the key, for the index */
 };
 
+/* Slots of the front cache in front of the entry index (64 KiB). */
 #define HOT_SLOTS 8192
 
 /* The histogram of one event. */

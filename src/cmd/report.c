@@ -126,11 +126,12 @@ static int default_input(struct report_ctx *ctx)
 /* ---- option values -------------------------------------------------------- */
 
 /* Splits a comma-separated list into a NULL-terminated, duplicate-free
- * array (perf's strlist).  *nr gets the number of items. */
+ * array (perf's strlist).  *nr gets the number of items.  The strings live
+ * in one copy, kept after the NULL for free_list(). */
 static const char **split_list(const char *str, int *nr)
 {
 	char *copy = xstrdup(str), *tok, *save;
-	const char **list = xcalloc(strlen(str) / 2 + 2, sizeof(*list));
+	const char **list = xcalloc(strlen(str) / 2 + 3, sizeof(*list));
 	int n = 0;
 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -141,8 +142,22 @@ static const char **split_list(const char *str, int *nr)
 		if (!dup)
 			list[n++] = tok;
 	}
+	list[n + 1] = copy;
 	*nr = n;
 	return list;
+}
+
+/* Frees a split_list() array (NULL is fine). */
+static void free_list(const char *const *list)
+{
+	const char *const *p = list;
+
+	if (!list)
+		return;
+	while (*p)
+		p++;
+	free((void *)p[1]);
+	free((void *)list);
 }
 
 /* The smallest item of a one-item list (perf names it in "# comm: x"). */
@@ -162,16 +177,14 @@ static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
 		long v = strtol(items[i], &end, 10);
 
 		if (*end || end == items[i]) {
-			free((void *)items[0]);
-			free(items);
-			return error("invalid %s '%s'", what, items[i]);
+			error("invalid %s '%s'", what, items[i]);
+			free_list(items);
+			return -1;
 		}
 		(*out)[i] = (s32)v;
 	}
 	*nr = n;
-	if (n)
-		free((void *)items[0]);
-	free(items);
+	free_list(items);
 	return 0;
 }
 
@@ -463,13 +476,6 @@ static int setup_filters(struct report_ctx *ctx, int *nr_comms, int *nr_dsos, in
 	if (ctx->tids && parse_ints(ctx->tids, "tid", (s32 **)&flt->tids, &flt->nr_tids))
 		return -1;
 	return 0;
-}
-
-static void free_list(const char *const *list)
-{
-	if (list && list[0])
-		free((void *)list[0]);
-	free((void *)list);
 }
 
 static int flat_report(struct report_ctx *ctx, struct pd_file *f)

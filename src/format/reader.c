@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,6 +42,7 @@
 #define PAGE 4096ULL
 #define POPULATE_STEP (8ULL << 20)	/* bytes mapped in ahead of the scan */
 #define RELEASE_STEP (8ULL << 20)	/* bytes given back at a time */
+#define PAGER_MIN_DATA (8ULL << 20)	/* smaller files page for themselves */
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22	/* Linux 5.14; older kernels say EINVAL */
@@ -106,8 +108,10 @@ struct pd_internal {
 	int ordered;		/* queue records (else deliver in file order) */
 
 	/* scanner: the mapping's resident window (file mode) */
-	u64 populated_end;	/* file offset up to which pages are mapped in */
+	u64 populated_end;	/* file offset up to which pages are mapped in
+				   (with a pager: up to which they were asked for) */
 	u64 released_end;	/* file offset below which pages were given back */
+	struct pager *pager;	/* big files: a thread that does both */
 
 	/* scanner: pipe window */
 	u8 *win;
@@ -1157,6 +1161,102 @@ static void read_header_at(const struct pd_file *f, const u8 *p, struct pd_heade
 }
 
 /*
+ * The pager: for big files a second thread maps pages in ahead of the scan
+ * and gives them back behind it, so the page-table work runs on the other
+ * core.  It only ever calls madvise() on the mapping: if it falls behind,
+ * the scan takes ordinary page faults; a page given back too early is read
+ * back on the next touch.  So it can slow nothing down nor change a byte.
+ */
+struct pager {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	u8 *map;
+	u64 want;		/* map pages in up to this offset */
+	u64 drop;		/* give pages back below this offset */
+	u64 populated;		/* done so far */
+	u64 released;
+	int stop;
+};
+
+static void *pager_main(void *arg)
+{
+	struct pager *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->stop && p->want <= p->populated && p->drop <= p->released)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->stop)
+			break;
+		u64 from = p->populated, to = p->want;
+		u64 rfrom = p->released, rto = p->drop;
+
+		pthread_mutex_unlock(&p->lock);
+		if (to > from)
+			madvise(p->map + from, to - from, MADV_POPULATE_READ);
+		if (rto > rfrom)
+			madvise(p->map + rfrom, rto - rfrom, MADV_DONTNEED);
+		pthread_mutex_lock(&p->lock);
+		if (to > p->populated)
+			p->populated = to;
+		if (rto > p->released)
+			p->released = rto;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Asks the pager to map in up to want and give back below drop (0: no
+ * change). */
+static void pager_ask(struct pager *p, u64 want, u64 drop)
+{
+	pthread_mutex_lock(&p->lock);
+	if (want > p->want)
+		p->want = want & ~(PAGE - 1);
+	if (drop > p->drop)
+		p->drop = drop;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Starts a pager for the data section of f, or leaves f without one. */
+static void pager_start(struct pd_file *f)
+{
+	struct pager *p;
+
+	if (f->data_size < PAGER_MIN_DATA || f->needs_swap || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	p = xcalloc(1, sizeof(*p));
+	p->map = f->map;
+	p->populated = p->released = p->want = p->drop = f->in->populated_end;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	if (pthread_create(&p->thread, NULL, pager_main, p)) {
+		free(p);	/* no thread: the scan pages for itself */
+		return;
+	}
+	f->in->pager = p;
+}
+
+static void pager_stop(struct pd_file *f)
+{
+	struct pager *p = f->in->pager;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = 1;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	free(p);
+	f->in->pager = NULL;
+}
+
+/*
  * The mapping's resident window.  Pages are mapped in ahead of the scan in
  * big steps (one call instead of a fault per page), and pages wholly below
  * every record still queued are given back after each round, so a file's
@@ -1171,8 +1271,12 @@ static void populate_ahead(struct pd_file *f, u64 pos)
 	u64 from = in->populated_end > pos ? in->populated_end : pos & ~(PAGE - 1);
 	u64 to = pos + POPULATE_STEP < end ? pos + POPULATE_STEP : end;
 
-	if (to > from)
+	if (in->pager) {
+		/* ask for two steps so the pager stays one step ahead */
+		pager_ask(in->pager, pos + 2 * POPULATE_STEP < end ? pos + 2 * POPULATE_STEP : end, 0);
+	} else if (to > from) {
 		madvise(f->map + from, to - from, MADV_POPULATE_READ);
+	}
 	in->populated_end = to;
 }
 
@@ -1191,10 +1295,14 @@ static void release_behind(struct pd_file *f, u64 scan_pos)
 			keep = e->file_offset;
 	}
 	keep &= ~(PAGE - 1);
-	if (keep >= in->released_end + RELEASE_STEP) {
+	if (keep < in->released_end + RELEASE_STEP)
+		return;
+	if (in->pager) {
+		pager_ask(in->pager, 0, keep);
+	} else {
 		madvise(f->map + in->released_end, keep - in->released_end, MADV_DONTNEED);
-		in->released_end = keep;
 	}
+	in->released_end = keep;
 }
 
 /* The records of a mapped file (file mode, or a stream saved to a file). */
@@ -1354,9 +1462,14 @@ static int process_stream(struct pd_file *f)
 static int scan(struct pd_file *f)
 {
 	if (f->map) {
+		int ret;
+
 		f->in->populated_end = f->data_offset & ~(PAGE - 1);
 		f->in->released_end = f->in->populated_end;
-		return process_mapped(f);
+		pager_start(f);
+		ret = process_mapped(f);
+		pager_stop(f);
+		return ret;
 	}
 	return process_stream(f);
 }
