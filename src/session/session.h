@@ -78,6 +78,24 @@ int session_resolve(struct session *s, const struct pd_event *ev,
 int session_resolve_addr(struct session *s, const struct addr_location *sample_al,
 			 u64 time, u8 cpumode, u64 addr, struct addr_location *al);
 
+/*
+ * Resolution flags.  SESSION_NO_SYMBOL stops at the map and DSO: al->sym
+ * stays NULL and no DSO's symbol table is loaded for the lookup (what is
+ * needed to tell the map and DSO perf would report, such as the kernel
+ * map's extent, is still loaded).  For callers whose output names no
+ * symbol (e.g. --sort comm,dso).
+ */
+#define SESSION_NO_SYMBOL 1
+
+/* session_resolve() with flags. */
+int session_resolve_flags(struct session *s, const struct pd_event *ev,
+			  const struct pd_sample *sample, int flags,
+			  struct addr_location *al);
+/* session_resolve_addr() with flags. */
+int session_resolve_addr_flags(struct session *s, const struct addr_location *sample_al,
+			       u64 time, u8 cpumode, u64 addr, int flags,
+			       struct addr_location *al);
+
 /* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
  * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */
 const char *dso_short_name(const struct dso *dso);
