@@ -23,6 +23,11 @@
 #include "reader.h"
 #include "../util/error.h"
 
+/* The fixed-size fields that come before READ. */
+#define PREFIX_FIELDS (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | \
+		       PD_SAMPLE_ADDR | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | \
+		       PD_SAMPLE_PERIOD)
+
 struct cursor {
 	const u8 *p, *end;
 };
@@ -83,19 +88,42 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 	s->aux_size = 0;
 	s->aux = NULL;
 
-#define FIELD(bit, name, stmt) \
-	if (st & (bit)) { what = name; if (take64(&c, &v)) goto short_record; stmt; }
-	FIELD(PD_SAMPLE_IDENTIFIER, "IDENTIFIER", s->id = v)
-	FIELD(PD_SAMPLE_IP, "IP", s->ip = v)
-	FIELD(PD_SAMPLE_TID, "TID", s->pid = (u32)pd_get32(c.p - 8); s->tid = pd_get32(c.p - 4))
-	FIELD(PD_SAMPLE_TIME, "TIME", s->time = v)
-	FIELD(PD_SAMPLE_ADDR, "ADDR", s->addr = v)
-	FIELD(PD_SAMPLE_ID, "ID", s->id = v)
-	FIELD(PD_SAMPLE_STREAM_ID, "STREAM_ID", s->stream_id = v)
-	FIELD(PD_SAMPLE_CPU, "CPU", s->cpu = pd_get32(c.p - 8); s->cpu_res = pd_get32(c.p - 4))
-	FIELD(PD_SAMPLE_PERIOD, "PERIOD", s->period = v)
+	/* the fixed-size fields before READ: one bounds check for all */
+	if ((u64)(c.end - c.p) >= 8 * (u64)__builtin_popcountll(st & PREFIX_FIELDS)) {
+		const u8 *p = c.p;
+
+		if (st & PD_SAMPLE_IDENTIFIER) { s->id = pd_get64(p); p += 8; }
+		if (st & PD_SAMPLE_IP) { s->ip = pd_get64(p); p += 8; }
+		if (st & PD_SAMPLE_TID) { s->pid = pd_get32(p); s->tid = pd_get32(p + 4); p += 8; }
+		if (st & PD_SAMPLE_TIME) { s->time = pd_get64(p); p += 8; }
+		if (st & PD_SAMPLE_ADDR) { s->addr = pd_get64(p); p += 8; }
+		if (st & PD_SAMPLE_ID) { s->id = pd_get64(p); p += 8; }
+		if (st & PD_SAMPLE_STREAM_ID) { s->stream_id = pd_get64(p); p += 8; }
+		if (st & PD_SAMPLE_CPU) { s->cpu = pd_get32(p); s->cpu_res = pd_get32(p + 4); p += 8; }
+		if (st & PD_SAMPLE_PERIOD) { s->period = pd_get64(p); p += 8; }
+		c.p = p;
+	} else {
+		/* too short: find the first missing field for the message */
+		static const struct { u64 bit; const char *name; } prefix[] = {
+			{ PD_SAMPLE_IDENTIFIER, "IDENTIFIER" }, { PD_SAMPLE_IP, "IP" },
+			{ PD_SAMPLE_TID, "TID" }, { PD_SAMPLE_TIME, "TIME" },
+			{ PD_SAMPLE_ADDR, "ADDR" }, { PD_SAMPLE_ID, "ID" },
+			{ PD_SAMPLE_STREAM_ID, "STREAM_ID" }, { PD_SAMPLE_CPU, "CPU" },
+			{ PD_SAMPLE_PERIOD, "PERIOD" },
+		};
+
+		for (unsigned i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++) {
+			if (!(st & prefix[i].bit))
+				continue;
+			what = prefix[i].name;
+			if (take64(&c, &v))
+				goto short_record;
+		}
+	}
 	if (!(st & PD_SAMPLE_PERIOD))
 		s->period = evsel->attr.sample_period;	/* the frequency in freq mode, as perf */
+	if (!(st & ~PREFIX_FIELDS))
+		return 0;
 	if (st & PD_SAMPLE_READ) {
 		u64 rf = evsel->attr.read_format;
 		u32 per = 1 + !!(rf & PD_FORMAT_ID) + !!(rf & PD_FORMAT_LOST);
@@ -133,6 +161,8 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 			goto bad_count;
 		take_bytes(&c, s->callchain_nr * 8, &s->callchain);
 	}
+	if (!(st & ~(PREFIX_FIELDS | PD_SAMPLE_READ | PD_SAMPLE_CALLCHAIN)))
+		return 0;
 	if (st & PD_SAMPLE_RAW) {
 		what = "RAW";
 		if (c.end - c.p < 4)
@@ -176,6 +206,8 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 				s->stack_user_dyn_size = s->stack_user_size;
 		}
 	}
+#define FIELD(bit, name, stmt) \
+	if (st & (bit)) { what = name; if (take64(&c, &v)) goto short_record; stmt; }
 	FIELD(PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT, "WEIGHT", s->weight = v)
 	FIELD(PD_SAMPLE_DATA_SRC, "DATA_SRC", s->data_src = v)
 	FIELD(PD_SAMPLE_TRANSACTION, "TRANSACTION", s->transaction = v)
