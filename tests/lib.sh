@@ -277,24 +277,37 @@ record_workload()
 	return 0
 }
 
+# judge NAME RC_PERF RC_PROF: passes when $TMP/prof.out equals $TMP/perf.out
+# byte for byte, the exit statuses agree and $TMP/prof.err holds no
+# sanitizer report; prints the ok / not ok line
+judge()
+{
+	local name=$1 rc_perf=$2 rc_prof=$3
+
+	if sanitizer_report "$TMP/prof.err"; then
+		not_ok "$name" "sanitizer report:" "$(sanitizer_summary "$TMP/prof.err")"
+	elif ! cmp -s "$TMP/perf.out" "$TMP/prof.out"; then
+		not_ok "$name" "output differs (--- perf, +++ prof):" \
+			"$(diff -u "$TMP/perf.out" "$TMP/prof.out" | sed -n '3,22p')" \
+			"$(failure_detail "$TMP/prof.err")"
+	elif [ "$rc_perf" -ne "$rc_prof" ]; then
+		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
+			"$(failure_detail "$TMP/prof.err")"
+	else
+		ok "$name"
+	fi
+}
+
+# compare NAME CMD_PERF CMD_PROF: runs both shell commands and judges their
+# outputs with trailing blanks ignored
 compare()
 {
 	local name=$1 cmd_perf=$2 cmd_prof=$3 rc_perf rc_prof
 
-	(eval "$cmd_perf") >"$TMP/cmp.perf" 2>"$TMP/cmp.perf.err"
+	(eval "$cmd_perf") >"$TMP/perf.out" 2>"$TMP/perf.err"
 	rc_perf=$?
-	(eval "$cmd_prof") >"$TMP/cmp.prof" 2>"$TMP/cmp.prof.err"
+	(eval "$cmd_prof") >"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
-	sed -i 's/[[:blank:]]*$//' "$TMP/cmp.perf" "$TMP/cmp.prof"
-	if sanitizer_report "$TMP/cmp.prof.err"; then
-		not_ok "$name" "sanitizer report:" "$(sanitizer_summary "$TMP/cmp.prof.err")"
-	elif ! diff -u "$TMP/cmp.perf" "$TMP/cmp.prof" >"$TMP/cmp.diff"; then
-		not_ok "$name" "output differs (--- perf, +++ prof):" \
-			"$(sed -n '3,$p' "$TMP/cmp.diff" | head -n 20)"
-	elif [ "$rc_perf" -ne "$rc_prof" ]; then
-		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
-			"$(failure_detail "$TMP/cmp.prof.err")"
-	else
-		ok "$name"
-	fi
+	sed -i 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
+	judge "$name" "$rc_perf" "$rc_prof"
 }

@@ -32,18 +32,7 @@ same()
 	rc_perf=${PIPESTATUS[0]}
 	timeout -k 5 60 "$PROF" report -D -i "$file" <"$input" >"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
-	if sanitizer_report "$TMP/prof.err"; then
-		not_ok "$name" "sanitizer report:" "$(head -n 20 "$TMP/prof.err")"
-	elif ! cmp -s "$TMP/perf.out" "$TMP/prof.out"; then
-		not_ok "$name" "output differs (--- perf, +++ prof):" \
-			"$(diff -u "$TMP/perf.out" "$TMP/prof.out" | sed -n '3,22p')" \
-			"$(head -n 3 "$TMP/prof.err")"
-	elif [ "$rc_perf" -ne "$rc_prof" ]; then
-		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
-			"$(head -n 3 "$TMP/prof.err")"
-	else
-		ok "$name"
-	fi
+	judge "$name" "$rc_perf" "$rc_prof"
 }
 
 # recorded NAME [--pipe] PERF-RECORD-ARGS... [-- WORKLOAD]

@@ -27,18 +27,7 @@ same()
 	timeout -k 5 10 "$PROF" report --header-only "$@" -i "$file" \
 		>"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
-	if sanitizer_report "$TMP/prof.err"; then
-		not_ok "$name" "sanitizer report:" "$(head -n 20 "$TMP/prof.err")"
-	elif ! cmp -s "$TMP/perf.out" "$TMP/prof.out"; then
-		not_ok "$name" "output differs (--- perf, +++ prof):" \
-			"$(diff -u "$TMP/perf.out" "$TMP/prof.out" | sed -n '3,22p')" \
-			"$(head -n 3 "$TMP/prof.err")"
-	elif [ "$rc_perf" -ne "$rc_prof" ]; then
-		not_ok "$name" "exit status differs: perf $rc_perf, prof $rc_prof" \
-			"$(head -n 3 "$TMP/prof.err")"
-	else
-		ok "$name"
-	fi
+	judge "$name" "$rc_perf" "$rc_prof"
 }
 
 # both NAME FILE: compare without and with -I
