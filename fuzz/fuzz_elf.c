@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct arena arena;
 	struct dso_table table;
-	struct symbol_list l;
+	struct symtree st;
 	struct dso *dso;
 	u8 bid[DSO_BUILD_ID_MAX];
 	void *copy;
@@ -34,10 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dso = dso_table_findnew(&table, size & 1 ? "[vdso]" : "/fuzz/input.so",
 				size & 1 ? DSO_KIND_VDSO : DSO_KIND_USER);
 	(void)elf_memory_build_id(copy, size, bid, sizeof(bid));
-	l = (struct symbol_list){ .arena = &arena };
-	(void)elf_load_memory(&table, dso, copy, size, &l);
-	dso_install_list(dso, &l);
-	free(l.v);
+	symtree_init(&st);
+	(void)elf_load_memory(&table, dso, copy, size, &st);
+	symtree_install(&st, dso);
+	symtree_exit(&st);
 	for (u64 addr = 0; addr < 0x4000; addr += 0x400)
 		(void)dso_find_symbol(&table, dso, addr);
 	dso_table_exit(&table);

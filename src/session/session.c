@@ -687,8 +687,10 @@ static void kernel_map_load(struct session *s)
 	array_insert(s, &s->karr, m);
 }
 
-/* perf's thread__find_map() then map__find_symbol(). */
-static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr,
+/* perf's thread__find_map() then map__find_symbol() (not with
+ * SESSION_NO_SYMBOL; the kernel map still loads, since that sets its
+ * extent). */
+static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr, int flags,
 		      struct addr_location *al)
 {
 	struct map *m = NULL;
@@ -716,11 +718,19 @@ static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr,
 	al->map = m;
 	al->dso = m->dso;
 	al->addr = m->identity ? addr : addr - m->start + m->pgoff;
-	al->sym = dso_find_symbol(&s->dsos, m->dso, al->addr);
+	if (!(flags & SESSION_NO_SYMBOL))
+		al->sym = dso_find_symbol(&s->dsos, m->dso, al->addr);
 }
 
 int session_resolve(struct session *s, const struct pd_event *ev,
 		    const struct pd_sample *sample, struct addr_location *al)
+{
+	return session_resolve_flags(s, ev, sample, 0, al);
+}
+
+int session_resolve_flags(struct session *s, const struct pd_event *ev,
+			  const struct pd_sample *sample, int flags,
+			  struct addr_location *al)
 {
 	struct thread *t;
 	s32 pid = -1, tid = -1;
@@ -734,19 +744,26 @@ int session_resolve(struct session *s, const struct pd_event *ev,
 	al->comm = t->comm;
 	al->pid = t->pid;
 	al->tid = t->tid;
-	find_addr(s, t, ev->hdr->misc & PD_MISC_CPUMODE_MASK, sample->ip, al);
+	find_addr(s, t, ev->hdr->misc & PD_MISC_CPUMODE_MASK, sample->ip, flags, al);
 	return 0;
 }
 
 int session_resolve_addr(struct session *s, const struct addr_location *sample_al,
 			 u64 time, u8 cpumode, u64 addr, struct addr_location *al)
 {
+	return session_resolve_addr_flags(s, sample_al, time, cpumode, addr, 0, al);
+}
+
+int session_resolve_addr_flags(struct session *s, const struct addr_location *sample_al,
+			       u64 time, u8 cpumode, u64 addr, int flags,
+			       struct addr_location *al)
+{
 	(void)time;
 	al->thread = sample_al->thread;
 	al->comm = sample_al->comm;
 	al->pid = sample_al->pid;
 	al->tid = sample_al->tid;
-	find_addr(s, sample_al->thread, cpumode, addr, al);
+	find_addr(s, sample_al->thread, cpumode, addr, flags, al);
 	return 0;
 }
 

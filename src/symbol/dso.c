@@ -2,8 +2,9 @@
  * dso.c - the table of DSOs, their names, perf's symbol fixups and lookups.
  *
  * A dso is created by name when a map first refers to it and loaded (its
- * symbols read) only when a lookup needs them.  The loaders build a
- * symbol_list; symbol_list_finish() applies perf 6.1's rules:
+ * symbols read) only when a lookup needs them.  ELF and JIT loaders replay
+ * perf's tree operations on a symtree (symtree.c); kallsyms builds a
+ * symbol_list, and symbol_list_finish() applies perf 6.1's rules:
  *  - symbols__fixup_end(): a zero-size symbol ends where the next one
  *    starts (kallsyms: a kernel symbol followed by a module one ends at the
  *    next page after its start + 4096); the last one ends at the page after
@@ -11,8 +12,10 @@
  *  - symbols__fixup_duplicate(): of symbols with the same start only one is
  *    kept, chosen as choose_best_symbol() does (non-zero size, non-weak,
  *    global, fewer leading underscores, longer name, else the first).
- * Invariants: dso->syms sorted by start; dso->max_end[i] is the largest end
- * among syms[0..i], so a lookup can step back over nested symbols.
+ * Lookups: the range the dso's last lookup hit, else its bucket index and
+ * a binary search among the few ranges of one bucket (symtree.c builds
+ * both).  No allocation per lookup.
+ * Invariants: dso->syms sorted by start; dso->ranges disjoint and sorted.
  */
 #include "symbol.h"
 #include "../util/error.h"
@@ -45,8 +48,7 @@ void dso_table_exit(struct dso_table *t)
 {
 	for (u32 i = 0; t->buckets && i <= t->mask; i++)
 		for (struct dso *d = t->buckets[i]; d; d = d->hash_next) {
-			free(d->syms);
-			free(d->max_end);
+			dso_forget_symbols(d);
 			free(d->extra);
 		}
 	free(t->buckets);
@@ -143,12 +145,19 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
 	if (dso->loaded) {
 		/* perf inserts into the loaded tree: reload with it merged */
 		dso->loaded = 0;
-		free(dso->syms);
-		free(dso->max_end);
-		dso->syms = NULL;
-		dso->max_end = NULL;
-		dso->nr_syms = 0;
+		dso_forget_symbols(dso);
 	}
+}
+
+void dso_forget_symbols(struct dso *dso)
+{
+	free(dso->syms);
+	free(dso->ranges);
+	free(dso->bucket);
+	dso->syms = NULL;
+	dso->ranges = NULL;
+	dso->bucket = NULL;
+	dso->nr_syms = dso->nr_ranges = dso->nr_buckets = dso->last_range = 0;
 }
 
 /* ---- symbol lists and perf's fixups ----------------------------------- */
@@ -209,41 +218,6 @@ void symbol_list_sort(struct symbol_list *l)
 	l->alloc = l->nr;
 }
 
-static int leading_underscores(const char *s)
-{
-	int n = 0;
-
-	while (*s++ == '_')
-		n++;
-	return n;
-}
-
-/* perf's choose_best_symbol(): 1 when b is preferred over a. */
-static int prefer_second(const struct symbol *a, const struct symbol *b)
-{
-	u64 la = a->end - a->start, lb = b->end - b->start;
-	int ua, ub;
-	size_t na, nb;
-
-	if (lb == 0 && la > 0)
-		return 0;
-	if (la == 0 && lb > 0)
-		return 1;
-	if ((b->binding == STB_WEAK) != (a->binding == STB_WEAK))
-		return a->binding == STB_WEAK;
-	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
-		return b->binding == STB_GLOBAL;
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
-	if (ua != ub)
-		return ua > ub;
-	na = strlen(a->name);
-	nb = strlen(b->name);
-	if (na != nb)
-		return nb > na;
-	return 0;
-}
-
 static u64 page_up(u64 v)
 {
 	return (v + 4095) & ~4095ULL;
@@ -272,7 +246,7 @@ void symbol_list_finish(struct symbol_list *l, int is_kallsyms)
 	/* symbols__fixup_duplicate(): a left fold over each run of equal starts */
 	for (i = 1, out = 0; i < l->nr; i++) {
 		if (l->v[i].start == l->v[out].start) {
-			if (prefer_second(&l->v[out], &l->v[i]))
+			if (symbol_prefer_second(&l->v[out], &l->v[i]))
 				l->v[out] = l->v[i];
 		} else {
 			l->v[++out] = l->v[i];
@@ -283,27 +257,34 @@ void symbol_list_finish(struct symbol_list *l, int is_kallsyms)
 
 /* ---- loading and lookup ----------------------------------------------- */
 
-/* Installs the finished list (plus KSYMBOL extras) as dso's symbols. */
-static void dso_install(struct dso *dso, struct symbol_list *l)
+/* Inserts the KSYMBOL extras (after the loaded symbols, unfixed) and makes
+ * st the dso's symbols. */
+static void dso_install(struct dso *dso, struct symtree *st)
+{
+	for (u32 i = 0; i < dso->nr_extra; i++) {
+		const struct symbol *e = &dso->extra[i];
+
+		symtree_insert(st, e->start, e->end, e->name, e->binding, e->type);
+	}
+	symtree_install(st, dso);
+}
+
+/* Makes a sorted list the dso's symbols (a tree only when KSYMBOL extras
+ * join it); l is left empty. */
+static void dso_install_sorted(struct dso *dso, struct symbol_list *l)
 {
 	if (dso->nr_extra) {
-		/* extras go in unfixed, after the loaded symbols of equal start */
-		for (u32 i = 0; i < dso->nr_extra; i++) {
-			const struct symbol *e = &dso->extra[i];
+		struct symtree st;
 
-			symbol_list_add(l, e->start, e->end, e->name, e->binding, e->type);
-		}
-		symbol_list_sort(l);
-	}
-	dso->syms = l->v;
-	dso->nr_syms = l->nr;
-	if (l->nr) {
-		dso->max_end = xmalloc((unsigned long)l->nr * sizeof(u64));
-		for (u32 i = 0; i < l->nr; i++) {
-			u64 e = l->v[i].end;
-
-			dso->max_end[i] = i && dso->max_end[i - 1] > e ? dso->max_end[i - 1] : e;
-		}
+		symtree_init(&st);
+		for (u32 i = 0; i < l->nr; i++)
+			symtree_insert(&st, l->v[i].start, l->v[i].end, l->v[i].name,
+				       l->v[i].binding, l->v[i].type);
+		dso_install(dso, &st);
+		symtree_exit(&st);
+		free(l->v);
+	} else {
+		symtree_install_sorted(dso, l->v, l->nr);
 	}
 	l->v = NULL;
 	l->nr = l->alloc = 0;
@@ -312,68 +293,88 @@ static void dso_install(struct dso *dso, struct symbol_list *l)
 void dso_load(struct dso_table *t, struct dso *dso)
 {
 	struct symbol_list l = { .arena = t->arena };
+	struct symtree st;
 
 	if (dso->loaded)
 		return;
 	dso->loaded = 1;
+	if (dso->kind == DSO_KIND_KERNEL && !t->opts.vmlinux) {
+		/* kallsyms: sorted and fixed up as a list, no overlaps */
+		if (kallsyms_load(t, dso, NULL, &l) < 0)
+			l.nr = 0;
+		dso_install_sorted(dso, &l);
+		return;
+	}
+	symtree_init(&st);
 	switch (dso->kind) {
 	case DSO_KIND_USER:
 	case DSO_KIND_VDSO:
-		elf_load_dso(t, dso, &l);
-		break;
 	case DSO_KIND_KERNEL:
-		if (t->opts.vmlinux)
-			elf_load_dso(t, dso, &l);
-		else
-			kallsyms_load(t, dso, NULL, &l);
+		elf_load_dso(t, dso, &st);
 		break;
 	case DSO_KIND_JIT:
 		/* perf inserts these with no end or alias fixups */
-		if (perf_map_load(dso->long_name, &l) > 0)
-			symbol_list_sort(&l);
+		perf_map_load(t->arena, dso->long_name, &st);
 		break;
 	case DSO_KIND_MODULE:	/* symbols come with the kernel's kallsyms */
 	case DSO_KIND_NOSYMS:
 	case DSO_KIND_KSYMBOL:
 		break;
 	}
-	dso_install(dso, &l);
-	free(l.v);
+	dso_install(dso, &st);
+	symtree_exit(&st);
 }
 
 void dso_install_list(struct dso *dso, struct symbol_list *l)
 {
-	free(dso->syms);
-	free(dso->max_end);
-	dso->syms = NULL;
-	dso->max_end = NULL;
-	dso->loaded = 1;
+	struct symbol_list copy = { .nr = l->nr, .arena = l->arena };
+
 	symbol_list_sort(l);
-	dso_install(dso, l);
+	copy.v = xmalloc((unsigned long)(l->nr ? l->nr : 1) * sizeof(*copy.v));
+	memcpy(copy.v, l->v, (unsigned long)l->nr * sizeof(*copy.v));
+	dso_install_sorted(dso, &copy);
+}
+
+/* The dso's range holding addr: the last one hit, else by the bucket
+ * index and a binary search among that bucket's ranges; NULL if none. */
+static const struct symbol *range_lookup(struct dso *dso, u64 addr)
+{
+	const struct sym_range *r = dso->ranges;
+	u32 lo = 0, hi = dso->nr_ranges;
+
+	if (!hi)
+		return NULL;
+	if (r[dso->last_range].start <= addr && addr < r[dso->last_range].end)
+		return &dso->syms[r[dso->last_range].sym];
+	if (addr < r[0].start || addr >= r[hi - 1].end)
+		return NULL;
+	if (dso->nr_buckets) {
+		u64 j = (addr - dso->bucket_base) >> dso->bucket_shift;
+
+		/* ranges before bucket[j] start below addr's bucket, those
+		   from bucket[j + 1] on above it */
+		lo = dso->bucket[j] ? dso->bucket[j] - 1 : 0;
+		hi = dso->bucket[j + 1];
+	}
+	/* the last range starting at or below addr, with no data-dependent
+	   branch (the compilers make the step a conditional move) */
+	for (u32 n = hi - lo; n > 1; ) {
+		u32 half = n / 2;
+
+		lo = r[lo + half].start <= addr ? lo + half : lo;
+		n -= half;
+	}
+	if (lo >= hi || r[lo].start > addr || addr >= r[lo].end)
+		return NULL;
+	dso->last_range = lo;
+	return &dso->syms[r[lo].sym];
 }
 
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr)
 {
-	u32 lo = 0, hi, i;
-
 	if (!dso)
 		return NULL;
 	if (!dso->loaded)
 		dso_load(t, dso);
-	hi = dso->nr_syms;
-	/* first symbol whose start is above addr */
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (dso->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* step back over symbols that end before addr while an earlier one may
-	 * still cover it */
-	for (i = lo; i > 0 && dso->max_end[i - 1] > addr; i--)
-		if (addr < dso->syms[i - 1].end)
-			return &dso->syms[i - 1];
-	return NULL;
+	return range_lookup(dso, addr);
 }

@@ -8,14 +8,18 @@
  * candidate whose build-id differs from the dso's is skipped.  The first
  * candidate with a .symtab gives the symbols, the first with a .dynsym is
  * the "runtime" image (program headers, PLT); with no .symtab anywhere the
- * .dynsym is used.
+ * runtime image gives them.
  *
+ * As perf 6.1's dso__load_sym(), the symbol file's .symtab and then its
+ * .dynsym are both read, each followed by perf's end and alias fixups over
+ * the whole tree (symtree.c); then the PLT entries are inserted, unfixed.
  * Symbols kept: functions, ifuncs and objects with a name and a section,
- * and untyped labels in sections whose name contains "text", in sections
- * with SHF_ALLOC.  ET_EXEC, prelinked and vdso images get their symbols
- * moved to file offsets (minus the p_vaddr - p_offset of the PT_LOAD that
- * holds them), as perf's adjust_symbols does.  PLT entries become
- * "name@plt" at .plt's file offset + one header entry, sh_entsize apart.
+ * and untyped labels in sections whose name contains "text" or "data", in
+ * sections with SHF_ALLOC.  Every user-space symbol is moved to its file
+ * offset (minus the p_vaddr - p_offset of the PT_LOAD that holds it, or of
+ * its section when none does), as perf's adjust_symbols does.  PLT entries
+ * become "name@plt" at .plt's file offset + one header entry, sh_entsize
+ * apart.
  *
  * Invariants: every file is read through libelf with bounds checks;
  * malformed, truncated or unreadable files give no symbols, never a crash.
@@ -239,7 +243,8 @@ static int sym_is_wanted(const GElf_Sym *sym)
 	       sym->st_name && sym->st_shndx != SHN_UNDEF;
 }
 
-/* perf's elf_read_program_header(): the PT_LOAD holding vaddr. */
+/* perf's elf_read_program_header(): the PT_LOAD holding vaddr (by the
+ * larger of its memory and file sizes). */
 static int load_segment_of(Elf *elf, u64 vaddr, GElf_Phdr *out)
 {
 	size_t n;
@@ -248,10 +253,14 @@ static int load_segment_of(Elf *elf, u64 vaddr, GElf_Phdr *out)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
+		u64 size;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return -1;
+		if (ph.p_type != PT_LOAD)
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_memsz) {
+		size = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		if (size && vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + size) {
 			*out = ph;
 			return 0;
 		}
@@ -259,28 +268,38 @@ static int load_segment_of(Elf *elf, u64 vaddr, GElf_Phdr *out)
 	return -1;
 }
 
-/* perf's dso__load_sym() for a user-space (or vdso) image. */
-static int load_symbols(struct dso_table *t, struct dso *dso, struct symsrc *syms,
-			struct symsrc *runtime, struct symbol_list *l)
+/* Labels are kept in sections whose name says text or data. */
+static int section_is_code_or_data(const char *name)
 {
-	Elf_Scn *scn = syms->symtab ? syms->symtab : syms->dynsym;
-	GElf_Shdr symshdr = syms->symtab ? syms->symshdr : syms->dynshdr;
-	Elf_Data *data, *strdata;
+	return name && (strstr(name, "text") || strstr(name, "data"));
+}
+
+/*
+ * perf's dso__load_sym_internal() over one table of syms (.symtab, or
+ * .dynsym when dynsym is set), inserting into st, then perf's end and
+ * alias fixups over the whole tree when it inserted any.  Returns the
+ * count, or -1 where perf gives up (a symbol in a section that does not
+ * exist): what was inserted stays, unfixed.
+ */
+static int load_table(struct dso_table *t, struct dso *dso, struct symsrc *syms,
+		      struct symsrc *runtime, int dynsym, struct symtree *st)
+{
+	Elf_Scn *scn = dynsym ? syms->dynsym : syms->symtab;
+	GElf_Shdr symshdr = dynsym ? syms->dynshdr : syms->symshdr;
+	Elf_Data *data;
 	Elf_Scn *strscn;
-	size_t shstrndx, nr, count = 0;
+	size_t shstrndx, run_shstrndx, nr, count = 0;
 	int arm = syms->ehdr.e_machine == EM_ARM || syms->ehdr.e_machine == EM_AARCH64;
 	int verbose = t->opts.verbose_demangle;
 
 	if (!scn || !(data = section_data(scn)) || !symshdr.sh_entsize)
-		return 0;
+		return -1;
 	strscn = elf_getscn(syms->elf, symshdr.sh_link);
-	if (!strscn || !section_data(strscn) || elf_getshdrstrndx(syms->elf, &shstrndx))
-		return 0;
-	strdata = elf_getdata(strscn, NULL);
-	if (!strdata)
-		return 0;
+	if (!strscn || !section_data(strscn) || elf_getshdrstrndx(syms->elf, &shstrndx) ||
+	    elf_getshdrstrndx(runtime->elf, &run_shstrndx))
+		return -1;
 	nr = data->d_size / gelf_fsize(syms->elf, ELF_T_SYM, 1, EV_CURRENT);
-	dso->adjust_symbols = syms->adjust_symbols;
+	dso->adjust_symbols = runtime->adjust_symbols;
 	for (size_t i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		GElf_Shdr shdr;
@@ -299,21 +318,23 @@ static int load_symbols(struct dso_table *t, struct dso *dso, struct symsrc *sym
 		if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
 		    (name[2] == 0 || name[2] == '.'))
 			continue;
+		if (sym.st_shndx == SHN_ABS)
+			continue;
 		sec = elf_getscn(syms->elf, sym.st_shndx);
 		if (!sec || !gelf_getshdr(sec, &shdr))
-			continue;
+			return -1;
 		if (!(shdr.sh_flags & SHF_ALLOC))
 			continue;
-		if (shdr.sh_type == SHT_NOBITS && runtime != syms) {
-			Elf_Scn *rsec = elf_getscn(runtime->elf, sym.st_shndx);
-
-			if (!rsec || !gelf_getshdr(rsec, &shdr))
-				continue;
-			secname = elf_strptr(runtime->elf, runtime->ehdr.e_shstrndx, shdr.sh_name);
+		if (shdr.sh_type == SHT_NOBITS) {
+			/* the runtime image knows the section's real offset */
+			sec = elf_getscn(runtime->elf, sym.st_shndx);
+			if (!sec || !gelf_getshdr(sec, &shdr))
+				return -1;
+			secname = elf_strptr(runtime->elf, run_shstrndx, shdr.sh_name);
 		} else {
 			secname = elf_strptr(syms->elf, shstrndx, shdr.sh_name);
 		}
-		if (label && (!secname || !strstr(secname, "text")))
+		if (label && !section_is_code_or_data(secname))
 			continue;
 		if (syms->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
 		    (sym.st_value & 1))
@@ -322,21 +343,47 @@ static int load_symbols(struct dso_table *t, struct dso *dso, struct symsrc *sym
 			GElf_Phdr ph;
 
 			if (load_segment_of(runtime->elf, sym.st_value, &ph))
-				continue;
-			sym.st_value -= ph.p_vaddr - ph.p_offset;
+				sym.st_value -= shdr.sh_addr - shdr.sh_offset;
+			else
+				sym.st_value -= ph.p_vaddr - ph.p_offset;
 		}
-		symbol_list_add(l, sym.st_value, sym.st_value + sym.st_size,
-				demangle_symbol(t->arena, name, verbose),
-				GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info));
+		symtree_insert(st, sym.st_value, sym.st_value + sym.st_size,
+			       arena_strdup(t->arena, demangle_symbol(t->arena, name, verbose)),
+			       GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info));
 		count++;
 	}
-	symbol_list_finish(l, 0);
+	if (count) {
+		symtree_fixup_end(st, 0);
+		symtree_fixup_duplicate(st);
+	}
 	return (int)count;
 }
 
-/* perf's dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt /
- * .rel.plt entry, laid out from .plt's file offset after one header. */
-static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symbol_list *l)
+/* perf's dso__load_sym(): .symtab first, then .dynsym of the same file,
+ * each with its fixups.  Returns the count, or -1. */
+static int load_symbols(struct dso_table *t, struct dso *dso, struct symsrc *syms,
+			struct symsrc *runtime, struct symtree *st)
+{
+	int nr = 0, n;
+
+	if (syms->symtab) {
+		nr = load_table(t, dso, syms, runtime, 0, st);
+		if (nr < 0)
+			return -1;
+	}
+	if (syms->dynsym) {
+		n = load_table(t, dso, syms, runtime, 1, st);
+		if (n < 0)
+			return -1;
+		nr += n;
+	}
+	return nr;
+}
+
+/* perf 6.1's dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt /
+ * .rel.plt entry, laid out from .plt's file offset after one header, each
+ * inserted into the fixed-up tree as it is. */
+static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symtree *st)
 {
 	GElf_Shdr relshdr, pltshdr, strshdr;
 	Elf_Scn *relscn, *strscn;
@@ -404,7 +451,8 @@ static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symbol_
 		name = elf_strptr(ss->elf, ss->dynshdr.sh_link, sym.st_name);
 		snprintf(buf, sizeof(buf), "%s@plt",
 			 demangle_symbol(t->arena, name ? name : "", t->opts.verbose_demangle));
-		symbol_list_add(l, off, off + entry, buf, STB_GLOBAL, STT_FUNC);
+		symtree_insert(st, off, off + entry, arena_strdup(t->arena, buf), STB_GLOBAL,
+			       STT_FUNC);
 		off += entry;
 		count++;
 	}
@@ -598,7 +646,7 @@ static const void *own_vdso(size_t *size)
 	return *size ? base : NULL;
 }
 
-int elf_load_dso(struct dso_table *t, struct dso *dso, struct symbol_list *l)
+int elf_load_dso(struct dso_table *t, struct dso *dso, struct symtree *st)
 {
 	static char paths[MAX_CANDIDATES][PATHBUF];
 	struct symsrc ss[3], *syms = NULL, *runtime = NULL, mini;
@@ -612,7 +660,7 @@ int elf_load_dso(struct dso_table *t, struct dso *dso, struct symbol_list *l)
 		if (symsrc_open(&ss[0], dso, t->opts.vmlinux))
 			return 0;
 		syms = runtime = &ss[0];
-		count = load_symbols(t, dso, syms, runtime, l);
+		count = load_symbols(t, dso, syms, runtime, st);
 		symsrc_close(&ss[0]);
 		return count;
 	}
@@ -656,34 +704,29 @@ int elf_load_dso(struct dso_table *t, struct dso *dso, struct symbol_list *l)
 	if (!runtime)
 		runtime = syms;
 	if (!syms->symtab && t->opts.minidebuginfo && !open_minidebuginfo(&mini, dso, runtime)) {
-		count = load_symbols(t, dso, &mini, runtime, l);
+		count = load_symbols(t, dso, &mini, runtime, st);
 		symsrc_close(&mini);
 	} else {
-		count = load_symbols(t, dso, syms, runtime, l);
+		count = load_symbols(t, dso, syms, runtime, st);
 	}
-	if (count > 0) {
-		int plt = synthesize_plt(t, runtime, l);
-
-		/* perf inserts them after its fixups: they are not fixed up */
-		if (plt > 0) {
-			symbol_list_sort(l);
-			count += plt;
-		}
-	}
+	if (count > 0)
+		count += synthesize_plt(t, runtime, st);
 	for (int i = 0; i < used; i++)
 		symsrc_close(&ss[i]);
 	return count;
 }
 
 int elf_load_memory(struct dso_table *t, struct dso *dso, const void *image, size_t size,
-		    struct symbol_list *l)
+		    struct symtree *st)
 {
 	struct symsrc ss;
 	int count;
 
 	if (!libelf_ready() || symsrc_open_memory(&ss, dso, (void *)image, size, 0))
 		return 0;
-	count = load_symbols(t, dso, &ss, &ss, l);
+	count = load_symbols(t, dso, &ss, &ss, st);
+	if (count > 0)
+		count += synthesize_plt(t, &ss, st);
 	symsrc_close(&ss);
 	return count;
 }

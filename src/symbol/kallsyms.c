@@ -182,7 +182,7 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 	return (int)kept;
 }
 
-int perf_map_load(const char *path, struct symbol_list *l)
+int perf_map_load(struct arena *arena, const char *path, struct symtree *tree)
 {
 	struct stat st;
 	FILE *fp;
@@ -211,7 +211,8 @@ int perf_map_load(const char *path, struct symbol_list *l)
 		p = end + 1;
 		if (p - line + 2 >= len)
 			continue;
-		symbol_list_add(l, start, start + size, p, STB_GLOBAL, STT_FUNC);
+		symtree_insert(tree, start, start + size, arena_strdup(arena, p), STB_GLOBAL,
+			       STT_FUNC);
 		nr++;
 	}
 	free(line);

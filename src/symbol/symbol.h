@@ -8,9 +8,13 @@
  * symbols are loaded the first time dso_find_symbol() needs them, once.
  *
  * Invariants:
- *  - After loading, dso->syms is sorted by start, with perf's fixups done:
- *    zero-size symbols extend to the next symbol, aliases (same start)
- *    reduced to the one perf chooses.  Lookups are binary searches.
+ *  - Loaders replay perf's operations on its symbol rbtree (symtree.c):
+ *    inserts in perf's order, symbols__fixup_end() (zero-size symbols
+ *    extend to the next one), symbols__fixup_duplicate() (one symbol per
+ *    start, the one perf chooses).  After loading, dso->syms holds the
+ *    tree in order and dso->ranges the disjoint address ranges that
+ *    perf's tree descent maps to each symbol, so a lookup is a check of
+ *    the range hit last, else a bucket probe and a short binary search.
  *  - Symbol addresses are in the dso's own address space, as perf keeps
  *    them: file offsets for every user-space ELF object (p_vaddr -
  *    p_offset of its PT_LOAD subtracted), absolute for the kernel and JIT
@@ -47,15 +51,29 @@ enum dso_kind {
 
 #define DSO_BUILD_ID_MAX 20
 
+/* One lookup range of a dso: addresses in [start, end) find syms[sym]. */
+struct sym_range {
+	u64 start, end;
+	u32 sym;
+};
+
 struct dso {
 	const char *long_name;	/* as recorded (path, "[vdso]", ...) */
 	const char *short_name;	/* what "Shared Object" shows */
 	enum dso_kind kind;
 	int loaded;		/* symbols were looked for (found or not) */
 	int adjust_symbols;	/* ELF symbols were moved to file offsets */
-	struct symbol *syms;	/* sorted by start */
-	u64 *max_end;		/* max_end[i]: largest end of syms[0..i] */
+	struct symbol *syms;	/* perf's tree in order (by start) */
 	u32 nr_syms;
+	/* lookup: disjoint ranges sorted by start */
+	struct sym_range *ranges;
+	u32 nr_ranges;
+	u32 last_range;		/* the range the last lookup hit */
+	/* bucket[j]: first range starting at or above
+	   bucket_base + (j << bucket_shift); none when nr_buckets is 0 */
+	u32 *bucket;
+	u32 nr_buckets, bucket_shift;
+	u64 bucket_base;
 	struct symbol *extra;	/* symbols added before loading (KSYMBOL) */
 	u32 nr_extra, alloc_extra;
 	u8 build_id[DSO_BUILD_ID_MAX];
@@ -108,8 +126,49 @@ void dso_set_build_id(struct dso *dso, const u8 *bid, size_t size);
 void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, const char *name);
 /* Loads the dso's symbols if not done yet. */
 void dso_load(struct dso_table *t, struct dso *dso);
-/* The symbol containing addr (dso address space), loading first. */
+/* The symbol perf 6.1 finds at addr (dso address space), loading first. */
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr);
+/* Frees the dso's symbols and lookup tables (not its KSYMBOL extras). */
+void dso_forget_symbols(struct dso *dso);
+
+/* ---- perf's symbol rbtree (symtree.c) ---------------------------------- */
+
+/* A node of the tree; links are indexes into symtree.v, 0 is nil. */
+struct symtree_node {
+	struct symbol sym;
+	u32 left, right, parent;
+	u32 order;		/* position in the in-order walk (install) */
+	u8 black;
+};
+
+/* The symbols of one dso while it loads, as perf's rbtree holds them. */
+struct symtree {
+	struct symtree_node *v;	/* v[0] is the nil sentinel */
+	u32 nr, alloc;
+	u32 root;
+	u32 count;		/* nodes in the tree (not erased) */
+};
+
+/* Makes an empty tree. */
+void symtree_init(struct symtree *t);
+/* Frees the nodes. */
+void symtree_exit(struct symtree *t);
+/* perf's __symbols__insert(): equal starts go right.  name is kept, not
+ * copied: it must live as long as the dso (the table's arena). */
+void symtree_insert(struct symtree *t, u64 start, u64 end, const char *name, u8 binding,
+		    u8 type);
+/* perf's symbols__fixup_end() over the in-order walk. */
+void symtree_fixup_end(struct symtree *t, int is_kallsyms);
+/* perf's symbols__fixup_duplicate(): erases all but the preferred symbol
+ * of each run of equal starts. */
+void symtree_fixup_duplicate(struct symtree *t);
+/* Makes the tree the dso's symbols and lookup ranges; marks it loaded. */
+void symtree_install(struct symtree *t, struct dso *dso);
+/* Makes v[0..nr) (sorted by start, equal starts in insertion order) the
+ * dso's symbols, as if inserted into a tree in that order; takes v. */
+void symtree_install_sorted(struct dso *dso, struct symbol *v, u32 nr);
+/* perf's choose_best_symbol(): 1 when b is kept over a (same start). */
+int symbol_prefer_second(const struct symbol *a, const struct symbol *b);
 
 /* ---- loaders (one file each) ------------------------------------------ */
 
@@ -123,7 +182,8 @@ struct symbol_list {
 /* Appends a symbol; name is copied into the arena. */
 void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name,
 		     u8 binding, u8 type);
-/* Makes l (sorted here, not fixed up) the dso's symbols; marks it loaded. */
+/* Makes l (sorted here, not fixed up) the dso's symbols, inserted into
+ * perf's tree in that order; marks it loaded.  l keeps its array. */
 void dso_install_list(struct dso *dso, struct symbol_list *l);
 /* Sorts l by start; equal starts keep insertion order. */
 void symbol_list_sort(struct symbol_list *l);
@@ -131,21 +191,23 @@ void symbol_list_sort(struct symbol_list *l);
  * sorting it first (stable: equal starts keep insertion order). */
 void symbol_list_finish(struct symbol_list *l, int is_kallsyms);
 
-/* Loads an ELF dso's symbols as perf's dso__load() does (debug files,
- * build-id checks, .symtab/.dynsym, PLT).  Returns the symbol count. */
-int elf_load_dso(struct dso_table *t, struct dso *dso, struct symbol_list *l);
-/* Loads symbols from an ELF image in memory (the vdso); adjust as vdso. */
+/* Loads an ELF dso's symbols into st as perf's dso__load() does (debug
+ * files, build-id checks, .symtab then .dynsym, PLT).  Returns perf's
+ * count: the symbols inserted, or -1 when it gave up part way. */
+int elf_load_dso(struct dso_table *t, struct dso *dso, struct symtree *st);
+/* Loads symbols from an ELF image in memory (the vdso) into st. */
 int elf_load_memory(struct dso_table *t, struct dso *dso, const void *image, size_t size,
-		    struct symbol_list *l);
+		    struct symtree *st);
 /* Reads the GNU build-id note of the ELF file at path; returns its size,
  * 0 when it has none or cannot be read. */
 int elf_file_build_id(const char *path, u8 *bid, size_t max);
 /* The build-id note in an ELF image in memory (vdso); size or 0. */
 int elf_memory_build_id(const void *image, size_t size, u8 *bid, size_t max);
 
-/* Loads /tmp/perf-PID.map style lines ("START SIZE name", hex).  Returns
- * the number of symbols, or -1 when the file cannot be read. */
-int perf_map_load(const char *path, struct symbol_list *l);
+/* Loads /tmp/perf-PID.map style lines ("START SIZE name", hex) into st
+ * in file order, unfixed, as perf does; names go into arena.  Returns the number of symbols,
+ * or -1 when the file cannot be read. */
+int perf_map_load(struct arena *arena, const char *path, struct symtree *st);
 
 /* Reads a kallsyms file: kernel symbols into kernel (absolute, minus
  * delta), module symbols into the module dsos that have maps.  Returns

@@ -3,7 +3,7 @@
  * threads and comms (override of ":<tid>", fork copies, later renames),
  * fork sharing maps copy-on-write, overlapping MMAP2s cut as perf cuts
  * them, JIT/anon naming, [unknown] addresses, guest/hypervisor levels and
- * records too short to read.
+ * records too short to read; resolution with SESSION_NO_SYMBOL.
  *
  * Records are built in a byte buffer in host order; a zeroed pd_file
  * stands for a file with no features.  Expected values follow perf 6.1's
@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "session/session.h"
+#include "symbol/symbol.h"
+
+#include <unistd.h>
 
 static struct pd_file file;
 static struct session *s;
@@ -85,14 +88,20 @@ static void mmap2(s32 pid, s32 tid, u64 start, u64 len, u64 pgoff, u32 prot, con
 	feed(PD_REC_MMAP2, cpumode, (u16)(72 + ((strlen(name) + 8) & ~7u)));
 }
 
-static void resolve(s32 pid, s32 tid, u16 cpumode, u64 ip, struct addr_location *al)
+static void resolve_flags(s32 pid, s32 tid, u16 cpumode, u64 ip, int flags,
+			  struct addr_location *al)
 {
 	struct pd_header h = { PD_REC_SAMPLE, cpumode, 8 };
 	struct pd_event ev = { .hdr = &h, .time = 1 };
 	struct pd_sample smp = { .sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID, .ip = ip,
 				 .pid = (u32)pid, .tid = (u32)tid };
 
-	assert_int_equal(session_resolve(s, &ev, &smp, al), 0);
+	assert_int_equal(session_resolve_flags(s, &ev, &smp, flags, al), 0);
+}
+
+static void resolve(s32 pid, s32 tid, u16 cpumode, u64 ip, struct addr_location *al)
+{
+	resolve_flags(pid, tid, cpumode, ip, 0, al);
 }
 
 static void test_comm_override(void **state)
@@ -244,6 +253,66 @@ static void test_kernel_map(void **state)
 	assert_null(al.map);
 }
 
+/* SESSION_NO_SYMBOL: same map and dso, no symbol, and the user dso's
+ * symbols are not loaded; a later lookup without the flag still works. */
+static void test_no_symbol_user(void **state)
+{
+	char self[1024];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct addr_location al, al2;
+
+	(void)state;
+	assert_true(n > 0);
+	self[n] = 0;
+	/* the whole file mapped at 0x400000: map-relative = file offset */
+	mmap2(500, 500, 0x400000, 0x100000, 0, 5, self, PD_MISC_USER);
+	resolve_flags(500, 500, PD_MISC_USER, 0x400000 + 0x1100, SESSION_NO_SYMBOL, &al);
+	assert_non_null(al.dso);
+	assert_string_equal(dso_long_name(al.dso), self);
+	assert_null(al.sym);
+	assert_int_equal(al.addr, 0x1100);
+	assert_false(al.dso->loaded);
+	resolve_flags(500, 500, PD_MISC_USER, 0x400000 + 0x1100, 0, &al2);
+	assert_ptr_equal(al2.map, al.map);
+	assert_ptr_equal(al2.dso, al.dso);
+	assert_true(al.dso->loaded);
+}
+
+/* Resolves a kernel address in a fresh session (a kernel MMAP only) with
+ * flags; gives the kernel map's extent afterwards. */
+static void kernel_extent(int flags, u64 ip, u64 *start, u64 *end)
+{
+	struct addr_location al;
+
+	session_free(s);
+	s = session_new(&file, NULL);
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)-1);
+	put64(16, 0xffffffff80000000ULL);
+	put64(24, 0x7fffffffULL);
+	put64(32, 0);
+	strcpy((char *)buf + 40, "[kernel.kallsyms]_text");
+	feed(PD_REC_MMAP, PD_MISC_KERNEL, 40 + 24);
+	resolve_flags(0, 0, PD_MISC_KERNEL, ip, flags, &al);
+	if (flags & SESSION_NO_SYMBOL)
+		assert_null(al.sym);
+	*start = al.map ? map_start(al.map) : 0;
+	*end = al.map ? map_end(al.map) : 0;
+}
+
+/* The kernel map's extent is what kallsyms loading makes it, with or
+ * without SESSION_NO_SYMBOL (perf's --sort dso depends on it). */
+static void test_no_symbol_kernel(void **state)
+{
+	u64 s1, e1, s2, e2;
+
+	(void)state;
+	kernel_extent(0, 0xffffffff81000100ULL, &s1, &e1);
+	kernel_extent(SESSION_NO_SYMBOL, 0xffffffff81000100ULL, &s2, &e2);
+	assert_int_equal(s1, s2);
+	assert_int_equal(e1, e2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +323,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_thread_pid_update, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_map, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_symbol_user, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_symbol_kernel, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

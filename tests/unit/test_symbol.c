@@ -95,6 +95,9 @@ static void test_kallsyms_module_gap(void **state)
 	free(l.v);
 }
 
+/* Lookups follow perf's tree descent, not a "containing symbol" rule:
+ * inserted in order, outer/inner/far make inner the root, so an address
+ * in outer past inner's end goes right to far and finds nothing. */
 static void test_lookup_nested(void **state)
 {
 	struct dso *d = dso_table_findnew(&table, "/nonexistent/lookup", DSO_KIND_NOSYMS);
@@ -110,12 +113,97 @@ static void test_lookup_nested(void **state)
 	s = dso_find_symbol(&table, d, 0x125);
 	assert_non_null(s);
 	assert_string_equal(s->name, "inner");
-	s = dso_find_symbol(&table, d, 0x150);
+	assert_null(dso_find_symbol(&table, d, 0x150));
+	s = dso_find_symbol(&table, d, 0x110);
 	assert_non_null(s);
 	assert_string_equal(s->name, "outer");
 	assert_null(dso_find_symbol(&table, d, 0x250));
 	assert_null(dso_find_symbol(&table, d, 0x50));
 	assert_string_equal(dso_find_symbol(&table, d, 0x30f)->name, "far");
+}
+
+/* Checks the red-black properties and in-order sort of the subtree n;
+ * returns its black height. */
+static int check_rb(const struct symtree *t, u32 n, u64 lo, u64 hi)
+{
+	int l, r;
+
+	if (!n)
+		return 1;
+	assert_true(t->v[n].sym.start >= lo && t->v[n].sym.start <= hi);
+	if (!t->v[n].black) {
+		assert_true(t->v[t->v[n].left].black);
+		assert_true(t->v[t->v[n].right].black);
+	}
+	if (t->v[n].left)
+		assert_int_equal(t->v[t->v[n].left].parent, n);
+	if (t->v[n].right)
+		assert_int_equal(t->v[t->v[n].right].parent, n);
+	l = check_rb(t, t->v[n].left, lo, t->v[n].sym.start);
+	r = check_rb(t, t->v[n].right, t->v[n].sym.start, hi);
+	assert_int_equal(l, r);
+	return l + t->v[n].black;
+}
+
+/* Inserts with many equal starts, then perf's duplicate fixup (erases):
+ * the tree stays a red-black tree holding one symbol per start. */
+static void test_symtree_erase(void **state)
+{
+	struct symtree t;
+	u32 seed = 12345;
+
+	(void)state;
+	symtree_init(&t);
+	for (int i = 0; i < 3000; i++) {
+		seed = seed * 1103515245 + 12345;
+		symtree_insert(&t, (seed >> 8) % 700 * 16, 0, "s", STB_GLOBAL, STT_FUNC);
+		if (i % 500 == 0)
+			check_rb(&t, t.root, 0, ~0ULL);
+	}
+	assert_true(t.v[t.root].black);
+	check_rb(&t, t.root, 0, ~0ULL);
+	symtree_fixup_end(&t, 0);
+	symtree_fixup_duplicate(&t);
+	check_rb(&t, t.root, 0, ~0ULL);
+	assert_true(t.count <= 700);
+	assert_true(t.count > 600);
+	symtree_exit(&t);
+}
+
+/* perf 6.1's PLT case: _init (zero-size) stretched to the next symbol
+ * over .plt, then PLT entries inserted unfixed: the first node on the
+ * descent wins, so which name an address gets depends on the shape. */
+static void test_symtree_plt_overlap(void **state)
+{
+	struct dso *d = dso_table_findnew(&table, "/nonexistent/plt", DSO_KIND_NOSYMS);
+	struct symtree t;
+
+	(void)state;
+	symtree_init(&t);
+	symtree_insert(&t, 0x1000, 0x1000, "_init", STB_GLOBAL, STT_FUNC);
+	symtree_insert(&t, 0x1100, 0x1140, "main", STB_GLOBAL, STT_FUNC);
+	symtree_fixup_end(&t, 0);
+	symtree_fixup_duplicate(&t);
+	symtree_insert(&t, 0x1030, 0x1040, "a@plt", STB_GLOBAL, STT_FUNC);
+	symtree_insert(&t, 0x1040, 0x1050, "b@plt", STB_GLOBAL, STT_FUNC);
+	/* the shape: a@plt is the root, _init its left child, main its
+	   right child with b@plt under main's left */
+	symtree_install(&t, d);
+	symtree_exit(&t);
+	assert_int_equal(d->nr_syms, 4);
+	assert_string_equal(d->syms[0].name, "_init");
+	assert_int_equal(d->syms[0].end, 0x1100);
+	for (u64 a = 0xff0; a < 0x1150; a++) {
+		const struct symbol *s = dso_find_symbol(&table, d, a);
+		const char *want = a < 0x1000 ? NULL : a < 0x1030 ? "_init" :
+				   a < 0x1040 ? "a@plt" : a < 0x1050 ? "b@plt" :
+				   a < 0x1100 ? NULL : a < 0x1140 ? "main" : NULL;
+
+		if (want)
+			assert_string_equal(s ? s->name : "(none)", want);
+		else
+			assert_null(s);
+	}
 }
 
 static void test_short_names(void **state)
@@ -159,21 +247,27 @@ static void test_perf_map(void **state)
 	char path[] = "/tmp/prof-test-perfmap-XXXXXX";
 	int fd = mkstemp(path);
 	static const char text[] = "7f0000001000 20 jitted one\n0x7f0000002000 0x10 two\nbad\n1 2\n";
-	struct symbol_list l = { .arena = &arena };
+	struct dso *d = dso_table_findnew(&table, "/nonexistent/jit", DSO_KIND_NOSYMS);
+	struct symtree t;
 
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
 	write_file(path, text, sizeof(text) - 1);
-	assert_int_equal(perf_map_load(path, &l), 2);
-	assert_int_equal(l.v[0].start, 0x7f0000001000ULL);
-	assert_int_equal(l.v[0].end, 0x7f0000001020ULL);
-	assert_string_equal(l.v[0].name, "jitted one");
-	assert_string_equal(l.v[1].name, "two");
-	assert_int_equal(l.v[1].end - l.v[1].start, 0x10);
-	free(l.v);
+	symtree_init(&t);
+	assert_int_equal(perf_map_load(&arena, path, &t), 2);
+	symtree_install(&t, d);
+	symtree_exit(&t);
+	assert_int_equal(d->nr_syms, 2);
+	assert_int_equal(d->syms[0].start, 0x7f0000001000ULL);
+	assert_int_equal(d->syms[0].end, 0x7f0000001020ULL);
+	assert_string_equal(d->syms[0].name, "jitted one");
+	assert_string_equal(d->syms[1].name, "two");
+	assert_int_equal(d->syms[1].end - d->syms[1].start, 0x10);
 	unlink(path);
-	assert_int_equal(perf_map_load("/nonexistent/perf-1.map", &l), -1);
+	symtree_init(&t);
+	assert_int_equal(perf_map_load(&arena, "/nonexistent/perf-1.map", &t), -1);
+	symtree_exit(&t);
 }
 
 /* The test binary itself: an ELF with a .symtab; its main must be found at
@@ -261,6 +355,8 @@ int main(void)
 		cmocka_unit_test(test_alias_rules),
 		cmocka_unit_test(test_kallsyms_module_gap),
 		cmocka_unit_test(test_lookup_nested),
+		cmocka_unit_test(test_symtree_erase),
+		cmocka_unit_test(test_symtree_plt_overlap),
 		cmocka_unit_test(test_short_names),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_perf_map),
