@@ -4,14 +4,21 @@
  *
  * Invariants:
  *  - Per sample: two pointer-cache lookups (comm, DSO), a strcmp that
- *    notices a comm rewritten in place, a front-cache probe and, on a
- *    miss, one probe sequence in the entry index; no allocation unless a
- *    table doubles.
+ *    notices a comm rewritten in place and one probe sequence in the
+ *    entry index, whose slots hold the hash so that only a matching entry
+ *    is read; an entry is one cache line.  With a symbol key (100,000s of
+ *    entries) adds wait HIST_QUEUE adds while their index slot and entry
+ *    are prefetched.  No allocation unless a table doubles.
+ *  - Children mode: an entry counts a sample once (the entries the sample
+ *    reached are remembered); without a symbol key the sample's entries
+ *    are told apart by DSO pointer before any lookup.
  *  - Interned string ids are stable for the life of the hist_strings;
  *    id 0 is reserved for "no DSO" and prints as "[unknown]".
  *  - hists_finish() orders entries exactly as perf's output rbtree does:
  *    by the sort list's sort functions, ties in the order of perf's input
- *    tree (the sort list's cmp functions).
+ *    tree (the sort list's cmp functions), which is rebuilt node by node
+ *    only when those functions are not an order (else a stable sort gives
+ *    the same).  Names compare by precomputed strcmp ranks.
  */
 #include "hist.h"
 #include "../util/arena.h"
@@ -45,8 +52,8 @@ struct hist_strings {
 	const char **comm_ptr;	/* comm slot -> the session's string */
 	u32 *comm_sid;		/* comm slot -> id of what it read last */
 	u32 nr_comm, alloc_comm;
-	const char *cur_comm;	/* the comm of the sample being added */
-	u32 cur_sid, cur_slot;	/* and its string id and slot */
+	const struct dso *last_dso;	/* the DSO looked up last */
+	u32 last_dso_id;	/* and its string id */
 	struct ptr_map dso_verdict;	/* DSO -> filter verdict */
 	struct ptr_map sym_verdict;	/* symbol -> filter verdict */
 };
@@ -198,12 +205,19 @@ static u32 intern(struct hist_strings *hs, const char *s)
 /* The string id of a DSO's short name. */
 static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso)
 {
-	u32 i = ptr_map_slot(&hs->dso_ids, dso), id;
+	u32 i, id;
 
-	if (hs->dso_ids.keys[i])
-		return hs->dso_ids.vals[i];
-	id = intern(hs, dso_short_name(dso));
-	ptr_map_put(&hs->dso_ids, dso, id);
+	if (dso == hs->last_dso)
+		return hs->last_dso_id;
+	i = ptr_map_slot(&hs->dso_ids, dso);
+	if (hs->dso_ids.keys[i]) {
+		id = hs->dso_ids.vals[i];
+	} else {
+		id = intern(hs, dso_short_name(dso));
+		ptr_map_put(&hs->dso_ids, dso, id);
+	}
+	hs->last_dso = dso;
+	hs->last_dso_id = id;
 	return id;
 }
 
@@ -243,9 +257,9 @@ const char *hist_string(const struct hist_strings *strs, u32 id)
 	return strs->str[id];
 }
 
-const char *hist_thread_comm(const struct hist_entry *he)
+const char *hist_thread_comm(const struct hists *h, const struct hist_entry *he)
 {
-	return thread_comm_now(he->thread);
+	return thread_comm_now(h->origins[he - h->entries].thread);
 }
 
 /* ---- layout --------------------------------------------------------------- */
@@ -284,7 +298,7 @@ static const char *const dim_headers[HD_NR] = {
 
 const char *hist_dim_header(const struct hist_layout *lay, enum hist_dim d)
 {
-	if (d == HD_OVERHEAD && lay->children)
+	if (d == HD_OVERHEAD && lay->self_title)
 		return "Self";
 	return dim_headers[d];
 }
@@ -333,6 +347,7 @@ int hist_layout_parse(struct hist_layout *lay, const char *sort_order,
 
 	memset(lay, 0, sizeof(*lay));
 	lay->children = children;
+	lay->self_title = children && !strict_fields;
 	/* perf's __setup_sorting(): the keys, "overhead" (and in children
 	   mode "overhead_children" before it) first unless -F */
 	if (sort_order || !strict_fields) {
@@ -420,7 +435,7 @@ static int in_ints(const s32 *v, int n, s32 x)
 }
 
 u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
-		      const struct addr_location *al)
+		      const struct addr_location *al, u64 ip)
 {
 	u8 bits = 0;
 
@@ -448,11 +463,13 @@ u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
 				bits |= FILTER_DSO;
 		}
 	}
+	/* perf's machine__resolve(): a name in the list, else (with a map)
+	   the sample's address in the address list */
 	if (flt->symbols) {
-		if (!al->sym) {
-			bits |= FILTER_SYMBOL;
-		} else {
-			u32 i = ptr_map_slot(&hs->sym_verdict, al->sym), v;
+		u32 v = 0;
+
+		if (al->sym) {
+			u32 i = ptr_map_slot(&hs->sym_verdict, al->sym);
 
 			if (hs->sym_verdict.keys[i]) {
 				v = hs->sym_verdict.vals[i];
@@ -460,9 +477,12 @@ u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
 				v = in_list(flt->symbols, symbol_name(al->sym));
 				ptr_map_put(&hs->sym_verdict, al->sym, v);
 			}
-			if (!v)
-				bits |= FILTER_SYMBOL;
 		}
+		if (!v && al->map)
+			for (int i = 0; i < flt->nr_sym_addrs && !v; i++)
+				v = flt->sym_addrs[i] == ip;
+		if (!v)
+			bits |= FILTER_SYMBOL;
 	}
 	return bits;
 }
@@ -474,14 +494,15 @@ void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_stri
 	memset(h, 0, sizeof(*h));
 	h->lay = lay;
 	h->strs = strs;
+	h->defer = !!(lay->key_mask & (1u << HD_SYM));
 }
 
 void hists_release(struct hists *h)
 {
 	free(h->entries);
+	free(h->origins);
 	free(h->index);
 	free(h->sorted);
-	free(h->rank);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -546,244 +567,295 @@ static void grow_index(struct hists *h)
 	h->index_mask = mask;
 }
 
-/* Finds the entry of key, or makes it from key (zero counts).  Returns its
- * number; *created says which. */
-static u32 find_or_make(struct hists *h, const struct hist_entry *key, int *created)
+_Static_assert(sizeof(struct hist_entry) == 64, "an entry is one cache line");
+
+/* Doubles the room for entries (kept on cache lines) and their origins. */
+static void grow_entries(struct hists *h)
+{
+	u32 n = h->alloc_entries ? h->alloc_entries * 2 : 1024;
+	struct hist_entry *e;
+
+	if (h->alloc_entries >= 1u << 30)
+		die("histogram: too many entries");
+	e = aligned_alloc(64, (size_t)n * sizeof(*e));
+	if (!e)
+		die("out of memory");
+	if (h->nr_entries)
+		memcpy(e, h->entries, (size_t)h->nr_entries * sizeof(*e));
+	free(h->entries);
+	h->entries = e;
+	h->origins = xrealloc(h->origins, (size_t)n * sizeof(*h->origins));
+	h->alloc_entries = n;
+}
+
+/* Finds the entry of p's key, or makes it from the key (zero counts).
+ * Returns its number; *created says which. */
+static u32 find_or_make(struct hists *h, const struct hist_pending *p, int *created)
 {
 	unsigned mask = h->lay->key_mask;
+	u32 hash = p->key.hash, i, n;
+	struct hist_entry *e;
 	u64 slot;
-	u32 i;
 
-	u64 *hot = &h->hot[key->hash & (HOT_SLOTS - 1)];
-
-	if (*hot && SLOT_HASH(*hot) == key->hash &&
-	    same_key(mask, &h->entries[SLOT_ENTRY(*hot)], key)) {
-		*created = 0;
-		return SLOT_ENTRY(*hot);
-	}
 	if (!h->index)
 		grow_index(h);
-	for (i = key->hash & h->index_mask; (slot = h->index[i]); i = (i + 1) & h->index_mask) {
-		if (SLOT_HASH(slot) == key->hash &&
-		    same_key(mask, &h->entries[SLOT_ENTRY(slot)], key)) {
+	for (i = hash & h->index_mask; (slot = h->index[i]); i = (i + 1) & h->index_mask) {
+		if (SLOT_HASH(slot) == hash &&
+		    same_key(mask, &h->entries[SLOT_ENTRY(slot)], &p->key)) {
 			*created = 0;
-			*hot = slot;
 			return SLOT_ENTRY(slot);
 		}
 	}
-	if (h->nr_entries == h->alloc_entries) {
-		h->alloc_entries = h->alloc_entries ? h->alloc_entries * 2 : 1024;
-		h->entries = xrealloc(h->entries, h->alloc_entries * sizeof(*h->entries));
-	}
-	h->entries[h->nr_entries++] = *key;
-	h->index[i] = *hot = SLOT(key->hash, h->nr_entries - 1);
+	if (h->nr_entries == h->alloc_entries)
+		grow_entries(h);
+	n = h->nr_entries++;
+	e = &h->entries[n];
+	*e = p->key;
+	e->period = e->acc_period = e->nr_samples = 0;
+	h->origins[n] = p->origin;
+	h->index[i] = SLOT(hash, n);
 	if (h->nr_entries * 2 > h->index_mask + 1)
 		grow_index(h);
 	*created = 1;
-	return h->nr_entries - 1;
-}
-
-/* Fills the key fields of an entry for location al; the comm is looked up
- * once per sample (chain entries reuse the sample's). */
-static inline void make_key(struct hists *h, struct hist_entry *key,
-			    const struct addr_location *thread_al,
-			    const struct addr_location *al, u64 addr, char level,
-			    s32 cpu, u8 filtered, int same_sample)
-{
-	struct hist_strings *hs = h->strs;
-
-	if (!same_sample || hs->cur_comm != thread_al->comm) {
-		hs->cur_comm = thread_al->comm;
-		hs->cur_sid = comm_id(hs, thread_al->comm, &hs->cur_slot);
-	}
-	key->comm = hs->cur_sid;
-	key->comm_slot = hs->cur_slot;
-	key->dso_name = al->dso ? dso_id(h->strs, al->dso) : 0;
-	key->dso = al->dso;
-	key->thread = thread_al->thread;
-	key->tid = thread_al->tid;
-	key->cpu = cpu;
-	key->sym = al->sym;
-	key->addr = addr;
-	key->level = level;
-	key->filtered = filtered;
-	key->period = key->acc_period = key->nr_samples = 0;
-	key->hash = key_hash(h->lay->key_mask, key);
-}
-
-u32 hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
-	      u64 period, u8 filtered)
-{
-	struct hist_entry key, *e;
-	int created;
-	u32 n;
-
-	make_key(h, &key, al, al, al->addr, al->level, cpu, filtered, 0);
-	n = find_or_make(h, &key, &created);
-	e = &h->entries[n];
-	e->period += period;
-	e->acc_period += period;
-	e->nr_samples++;
-	h->nr_samples++;
 	return n;
 }
 
-void hists_add_chain(struct hists *h, const struct addr_location *sample_al,
-		     const struct addr_location *node_al, u64 addr, char level,
-		     s32 cpu, u64 period, u8 filtered, u32 *seen, u32 *nr_seen)
+/* Applies one add; returns as hists_add(). */
+static int apply(struct hists *h, const struct hist_pending *p)
 {
-	struct hist_entry key;
-	int created;
-	u32 n;
+	int created, ask_sym = 0;
+	u32 n = find_or_make(h, p, &created);
+	struct hist_entry *e = &h->entries[n];
 
-	make_key(h, &key, sample_al, node_al, addr, level, cpu, filtered, 1);
-	n = find_or_make(h, &key, &created);
+	if (created && !e->filtered && !e->sym) {
+		if (!e->dso_name)
+			h->unresolved_shown = 1;
+		else
+			ask_sym = !h->unresolved_shown;
+	}
+	if (!p->chain) {
+		e->period += p->key.period;
+		e->acc_period += p->key.period;
+		e->nr_samples++;
+		h->seen[0] = n;
+		h->nr_seen = 1;
+		return ask_sym;
+	}
+	/* perf counts a chain's entry once per sample */
 	if (!created)
-		for (u32 i = 0; i < *nr_seen; i++)
-			if (seen[i] == n)
-				return;
-	h->entries[n].acc_period += period;
-	seen[(*nr_seen)++] = n;
+		for (u32 i = 0; i < h->nr_seen; i++)
+			if (h->seen[i] == n)
+				return 0;
+	e->acc_period += p->key.period;
+	if (h->nr_seen < sizeof(h->seen) / sizeof(h->seen[0]))
+		h->seen[h->nr_seen++] = n;
+	return ask_sym;
 }
 
-/* ---- output order ----------------------------------------------------------- */
-
-static inline int cmp_u64_desc(u64 a, u64 b)
+/* Applies the oldest queued add. */
+static void apply_oldest(struct hists *h)
 {
-	return a > b ? -1 : a < b ? 1 : 0;
+	apply(h, &h->queue[h->queue_head]);
+	h->queue_head = (h->queue_head + 1) & (HIST_QUEUE - 1);
+	h->queue_len--;
 }
 
-static inline int cmp_s64_asc(s64 a, s64 b)
+/*
+ * Applies p at once, or queues it: then its index slot is prefetched now,
+ * and its entry half a queue later (once the slot has arrived), so that
+ * both are in the cache when it is applied a full queue later.
+ */
+static int add(struct hists *h, const struct hist_pending *p)
 {
-	return a < b ? -1 : a > b ? 1 : 0;
-}
+	if (!h->defer)
+		return apply(h, p);
+	if (h->queue_len == HIST_QUEUE)
+		apply_oldest(h);
+	h->queue[(h->queue_head + h->queue_len++) & (HIST_QUEUE - 1)] = *p;
+	if (h->index) {
+		__builtin_prefetch(&h->index[p->key.hash & h->index_mask]);
+		if (h->queue_len > HIST_QUEUE / 2) {
+			const struct hist_pending *mid =
+				&h->queue[(h->queue_head + HIST_QUEUE / 2) & (HIST_QUEUE - 1)];
+			u64 slot = h->index[mid->key.hash & h->index_mask];
 
-/* perf's cmp_null(): an entry with the object goes before one without
- * when non_null_first, else after. */
-static inline int cmp_present(const void *a, const void *b, int non_null_first)
-{
-	if (!a == !b)
-		return 0;
-	return (!a) == non_null_first ? 1 : -1;
-}
-
-static int cmp_dso(const struct hist_strings *hs, const struct hist_entry *a,
-		   const struct hist_entry *b)
-{
-	if (!a->dso_name || !b->dso_name)	/* perf puts "no DSO" first */
-		return cmp_present((void *)(uintptr_t)a->dso_name,
-				   (void *)(uintptr_t)b->dso_name, 0);
-	return a->dso_name == b->dso_name ? 0 : strcmp(hs->str[a->dso_name], hs->str[b->dso_name]);
-}
-
-/* perf's se_sort of dimension d (what orders the output). */
-static int sort_dim(const struct hist_strings *hs, enum hist_dim d,
-		    const struct hist_entry *a, const struct hist_entry *b)
-{
-	switch (d) {
-	case HD_CHILDREN:
-		return cmp_u64_desc(a->acc_period, b->acc_period);
-	case HD_OVERHEAD:
-	case HD_PERIOD:
-		return cmp_u64_desc(a->period, b->period);
-	case HD_SAMPLE:
-		return cmp_u64_desc(a->nr_samples, b->nr_samples);
-	case HD_PID:
-		return cmp_s64_asc(a->tid, b->tid);
-	case HD_COMM:
-		return a->comm == b->comm ? 0 : strcmp(hs->str[a->comm], hs->str[b->comm]);
-	case HD_DSO:
-		return cmp_dso(hs, a, b);
-	case HD_SYM:
-		if (!a->sym || !b->sym)
-			return cmp_present(a->sym, b->sym, 1);
-		return a->sym == b->sym ? 0 : strcmp(symbol_name(a->sym), symbol_name(b->sym));
-	case HD_CPU:
-		return cmp_s64_asc(a->cpu, b->cpu);
-	default:
-		return 0;
-	}
-}
-
-/* perf's se_cmp of dimension d (what orders its input tree). */
-static int cmp_dim(const struct hist_strings *hs, enum hist_dim d,
-		   const struct hist_entry *a, const struct hist_entry *b)
-{
-	int r;
-
-	switch (d) {
-	case HD_CHILDREN:
-	case HD_OVERHEAD:
-	case HD_PERIOD:
-	case HD_SAMPLE:
-		return 0;
-	case HD_SYM:
-		if (!a->sym && !b->sym)
-			return a->addr < b->addr ? -1 : a->addr > b->addr;
-		r = cmp_dso(hs, a, b);
-		if (r)
-			return r;
-		if (!a->sym || !b->sym)
-			return cmp_present(a->sym, b->sym, 1);
-		if (a->sym == b->sym)
-			return 0;
-		if (symbol_start(a->sym) != symbol_start(b->sym))
-			return symbol_start(a->sym) < symbol_start(b->sym) ? -1 : 1;
-		if (symbol_end(a->sym) != symbol_end(b->sym))
-			return symbol_end(a->sym) < symbol_end(b->sym) ? -1 : 1;
-		return 0;
-	default:
-		return sort_dim(hs, d, a, b);
-	}
-}
-
-/* perf's hist_entry__cmp(): the order of its input tree. */
-static int input_cmp(const struct hists *h, const struct hist_entry *a,
-		     const struct hist_entry *b)
-{
-	const struct hist_layout *lay = h->lay;
-	int r;
-
-	for (int i = 0; i < lay->nr_sort; i++) {
-		r = cmp_dim(h->strs, lay->sort[i], a, b);
-		if (r)
-			return r;
+			if (slot && SLOT_HASH(slot) == mid->key.hash)
+				__builtin_prefetch(&h->entries[SLOT_ENTRY(slot)], 1);
+		}
 	}
 	return 0;
 }
 
+int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
+	      u64 period, u8 filtered)
+{
+	struct hist_pending *p = &h->cur;
+	struct hist_strings *hs = h->strs;
+
+	p->key.comm = comm_id(hs, al->comm, &p->origin.comm_slot);
+	p->key.dso_name = al->dso ? dso_id(hs, al->dso) : 0;
+	p->key.tid = al->tid;
+	p->key.cpu = cpu;
+	p->key.sym = al->sym;
+	p->key.addr = al->addr;
+	p->key.level = al->level;
+	p->key.filtered = filtered;
+	p->key.period = period;
+	p->key.hash = key_hash(h->lay->key_mask, &p->key);
+	p->origin.thread = al->thread;
+	p->chain = 0;
+	h->chain_dsos[0] = al->dso;
+	h->nr_chain_dsos = 1;
+	h->nr_samples++;
+	return add(h, p);
+}
+
+int hists_add_chain(struct hists *h, const struct addr_location *node_al,
+		    u64 addr, char level)
+{
+	unsigned mask = h->lay->key_mask;
+	struct hist_pending p;
+
+	/* without a symbol key the sample's entries are named by their DSOs
+	   alone: a DSO seen in this sample is an entry already counted */
+	if (!(mask & (1u << HD_SYM))) {
+		for (u32 i = 0; i < h->nr_chain_dsos; i++)
+			if (h->chain_dsos[i] == node_al->dso)
+				return 0;
+		if (h->nr_chain_dsos < sizeof(h->chain_dsos) / sizeof(h->chain_dsos[0]))
+			h->chain_dsos[h->nr_chain_dsos++] = node_al->dso;
+	}
+	p = h->cur;
+	p.chain = 1;
+	p.key.dso_name = node_al->dso ? dso_id(h->strs, node_al->dso) : 0;
+	p.key.sym = node_al->sym;
+	p.key.addr = addr;
+	p.key.level = level;
+	p.key.hash = key_hash(mask, &p.key);
+	return add(h, &p);
+}
+
+void hists_set_sym(struct hists *h, const struct symbol *sym)
+{
+	struct hist_entry *e;
+
+	if (h->defer || !h->nr_entries)
+		return;
+	e = &h->entries[h->nr_entries - 1];
+	e->sym = sym;
+	if (!sym && !e->filtered)
+		h->unresolved_shown = 1;
+}
+
+/* ---- output order ----------------------------------------------------------- */
+
 /*
- * The order perf's red-black tree gives entries inserted one by one with
+ * What perf's input tree compares, per entry, with names replaced by
+ * their rank in strcmp order (perf compares DSO and comm names with
+ * strcmp; interned strings are equal only when their ids are).
+ */
+struct tree_key {
+	u64 start, end;		/* the symbol's range, or start: the address */
+	u32 comm, dso;		/* name ranks; no DSO ranks last */
+	s32 tid, cpu;
+	u32 entry;		/* its number: insertion order */
+	u8 has_sym;
+};
+
+static inline int cmp_u64(u64 a, u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static inline int cmp_s32(s32 a, s32 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* perf's address comparisons: the sign of the wrapping difference */
+static inline int cmp_wrap(u64 a, u64 b)
+{
+	s64 d = (s64)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+/* perf's hist_entry__cmp(): the order of its input tree (the sort list's
+ * se_cmp functions). */
+static int input_cmp(const struct hist_layout *lay, const struct tree_key *a,
+		     const struct tree_key *b)
+{
+	int r = 0;
+
+	for (int i = 0; i < lay->nr_sort && !r; i++) {
+		switch (lay->sort[i]) {
+		case HD_PID:
+			r = cmp_s32(a->tid, b->tid);
+			break;
+		case HD_COMM:
+			r = cmp_u64(a->comm, b->comm);
+			break;
+		case HD_DSO:
+			r = cmp_u64(a->dso, b->dso);
+			break;
+		case HD_CPU:
+			r = cmp_s32(a->cpu, b->cpu);
+			break;
+		case HD_SYM:
+			/* two unresolved: by address; else DSO, resolved
+			   first, then the symbols' ranges */
+			if (!a->has_sym && !b->has_sym) {
+				r = cmp_wrap(a->start, b->start);
+				break;
+			}
+			r = cmp_u64(a->dso, b->dso);
+			if (!r && a->has_sym != b->has_sym)
+				return a->has_sym ? -1 : 1;
+			if (!r)
+				r = cmp_wrap(a->start, b->start);
+			if (!r)
+				r = cmp_wrap(a->end, b->end);
+			break;
+		default:	/* the counts do not order the input tree */
+			break;
+		}
+	}
+	return r;
+}
+
+/*
+ * The order perf's red-black tree gives nodes inserted one by one with
  * input_cmp().  perf's symbol comparison is not transitive (two unresolved
  * symbols compare by address alone, anything else by DSO name first), so
  * the order depends on the tree's shape: this builds the same tree (the
  * classic insertion fix-up, as the kernel's rbtree) and reads it in order.
- * order[] holds entry numbers, in insertion order on entry, in tree order
- * on return.
+ * keys[] are in insertion order; out[] gets their positions in tree order.
  */
-static void rbtree_order(const struct hists *h, u32 *order, u32 n)
+static void rbtree_order(const struct hist_layout *lay, const struct tree_key *keys,
+			 u32 n, u32 *out)
 {
 	enum { RED, BLACK };
 	const u32 nil = (u32)-1;
-	u32 *left = xmalloc(n * sizeof(u32) * 4), *right = left + n;
+	u32 *left = xmalloc((n ? n : 1) * sizeof(u32) * 4), *right = left + n;
 	u32 *parent = right + n, *stack = parent + n;
 	u8 *color = xmalloc(n ? n : 1);
 	u32 root = nil, sp = 0, k = 0;
 
 	for (u32 x = 0; x < n; x++) {
-		const struct hist_entry *e = &h->entries[order[x]];
 		u32 p = nil, c = root, z = x;
+		int went_left = 0;
 
 		while (c != nil) {
 			p = c;
-			c = input_cmp(h, e, &h->entries[order[c]]) < 0 ? left[c] : right[c];
+			went_left = input_cmp(lay, &keys[x], &keys[c]) < 0;
+			c = went_left ? left[c] : right[c];
 		}
 		left[x] = right[x] = nil;
 		parent[x] = p;
 		color[x] = RED;
 		if (p == nil)
 			root = x;
-		else if (input_cmp(h, e, &h->entries[order[p]]) < 0)
+		else if (went_left)
 			left[p] = x;
 		else
 			right[p] = x;
@@ -852,45 +924,363 @@ static void rbtree_order(const struct hists *h, u32 *order, u32 n)
 		}
 		color[root] = BLACK;
 	}
-	/* in-order walk into stack-free output */
-	{
-		u32 *out = xmalloc((n ? n : 1) * sizeof(u32));
-		u32 c = root;
-
-		while (c != nil || sp) {
-			while (c != nil) {
-				stack[sp++] = c;
-				c = left[c];
-			}
-			c = stack[--sp];
-			out[k++] = order[c];
-			c = right[c];
+	/* in-order walk */
+	for (u32 c = root; c != nil || sp;) {
+		while (c != nil) {
+			stack[sp++] = c;
+			c = left[c];
 		}
-		memcpy(order, out, n * sizeof(u32));
-		free(out);
+		c = stack[--sp];
+		out[k++] = c;
+		c = right[c];
 	}
 	free(left);
 	free(color);
 }
 
-/* Output order of two entries of the hists h (a qsort_r comparator):
- * the sort list's sort functions, ties in perf's input-tree order. */
-static int output_cmp(const void *pa, const void *pb, void *vh)
+static int cmp_str_ids(const void *a, const void *b, void *vhs)
 {
-	const struct hists *h = vh;
-	const struct hist_entry *a = *(struct hist_entry *const *)pa;
-	const struct hist_entry *b = *(struct hist_entry *const *)pb;
+	const struct hist_strings *hs = vhs;
+
+	return strcmp(hs->str[*(const u32 *)a], hs->str[*(const u32 *)b]);
+}
+
+/* The rank of every interned string in strcmp order; id 0 ("no DSO")
+ * ranks last, as perf's cmp_null() puts entries without a DSO after the
+ * others in both its trees. */
+static u32 *string_ranks(const struct hist_strings *hs)
+{
+	u32 *ids = xmalloc(hs->nr * sizeof(u32)), *rank = xmalloc(hs->nr * sizeof(u32));
+
+	for (u32 i = 0; i < hs->nr - 1; i++)
+		ids[i] = i + 1;
+	qsort_r(ids, hs->nr - 1, sizeof(u32), cmp_str_ids, (void *)hs);
+	rank[0] = hs->nr;
+	for (u32 i = 0; i < hs->nr - 1; i++)
+		rank[ids[i]] = i + 1;
+	free(ids);
+	return rank;
+}
+
+/*
+ * Is input_cmp() a total preorder on keys[]?  Its symbol comparison is,
+ * among entries of one DSO whose addresses lie within 2^63 of each other
+ * (so that wrapping differences order them): resolved ones first, by
+ * range, then unresolved ones by address.  So it is when the DSO key comes
+ * before the symbol key and each DSO's addresses are that close.
+ * nr_ranks: the number of DSO ranks.
+ */
+static int input_cmp_transitive(const struct hist_layout *lay, const struct tree_key *keys,
+				u32 n, u32 nr_ranks)
+{
+	u64 *lo, *hi;
+	int ok = 1;
+
+	for (int i = 0; i < lay->nr_sort; i++) {
+		if (lay->sort[i] == HD_DSO)
+			break;
+		if (lay->sort[i] == HD_SYM)
+			return 0;
+	}
+	if (!(lay->key_mask & (1u << HD_SYM)))
+		return 1;
+	lo = xmalloc(nr_ranks * sizeof(u64) * 2);
+	hi = lo + nr_ranks;
+	memset(lo, 0xff, nr_ranks * sizeof(u64));
+	memset(hi, 0, nr_ranks * sizeof(u64));
+	for (u32 i = 0; i < n; i++) {
+		const struct tree_key *k = &keys[i];
+		u64 a = k->start, b = k->has_sym ? k->end : k->start;
+
+		if (a < lo[k->dso])
+			lo[k->dso] = a;
+		if (b > hi[k->dso])
+			hi[k->dso] = b;
+		if (b < lo[k->dso])
+			lo[k->dso] = b;
+		if (a > hi[k->dso])
+			hi[k->dso] = a;
+	}
+	for (u32 r = 0; r < nr_ranks && ok; r++)
+		ok = lo[r] > hi[r] || hi[r] - lo[r] < 1ULL << 63;
+	free(lo);
+	return ok;
+}
+
+/*
+ * Rows of u64 words compared word by word, the word at sym_word (when not
+ * -1) holding a symbol pointer compared by name, unresolved last (perf's
+ * sort__sym_sort()).  Every row ends in a word no other row has.
+ */
+static inline int row_cmp(const u64 *a, const u64 *b, int words, int sym_word)
+{
+	for (int i = 0; i < words; i++) {
+		if (a[i] == b[i])
+			continue;
+		if (i == sym_word) {
+			const struct symbol *sa = (const void *)(uintptr_t)a[i];
+			const struct symbol *sb = (const void *)(uintptr_t)b[i];
+			int r;
+
+			if (!sa || !sb)
+				return sa ? -1 : 1;
+			r = strcmp(symbol_name(sa), symbol_name(sb));
+			if (r)
+				return r;
+			continue;
+		}
+		return a[i] < b[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+static inline void row_copy(u64 *dst, const u64 *src, int words)
+{
+	for (int i = 0; i < words; i++)
+		dst[i] = src[i];
+}
+
+/* Sorts n rows of `words` u64s (a merge sort moving whole rows, so that
+ * every pass reads and writes memory in order). */
+static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
+{
+	const u32 run = 16;
+	u64 *tmp = xmalloc(((size_t)n ? n : 1) * words * sizeof(u64)), *src = rows, *dst = tmp, *t;
+	u64 row[HD_NR + 3];
+
+	/* insertion sort of short runs */
+	for (u32 r = 0; r < n; r += run) {
+		u32 end = r + run < n ? r + run : n;
+
+		for (u32 i = r + 1; i < end; i++) {
+			u32 j = i;
+
+			row_copy(row, rows + (size_t)i * words, words);
+			while (j > r && row_cmp(rows + (size_t)(j - 1) * words, row, words, sym_word) > 0) {
+				row_copy(rows + (size_t)j * words, rows + (size_t)(j - 1) * words, words);
+				j--;
+			}
+			row_copy(rows + (size_t)j * words, row, words);
+		}
+	}
+	for (u32 width = run; width < n; width *= 2) {
+		for (u32 lo = 0; lo < n; lo += 2 * width) {
+			u32 mid = lo + width < n ? lo + width : n;
+			u32 hi = lo + 2 * width < n ? lo + 2 * width : n;
+			u32 i = lo, j = mid;
+			u64 *out = dst + (size_t)lo * words;
+
+			while (i < mid && j < hi) {
+				const u64 *x = src + (size_t)i * words, *y = src + (size_t)j * words;
+
+				if (row_cmp(y, x, words, sym_word) < 0) {
+					row_copy(out, y, words);
+					j++;
+				} else {
+					row_copy(out, x, words);
+					i++;
+				}
+				out += words;
+			}
+			memcpy(out, src + (size_t)i * words, (size_t)(mid - i) * words * sizeof(u64));
+			out += (size_t)(mid - i) * words;
+			memcpy(out, src + (size_t)j * words, (size_t)(hi - j) * words * sizeof(u64));
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != rows)
+		memcpy(rows, src, (size_t)n * words * sizeof(u64));
+	free(tmp);
+}
+
+/* The order of input_cmp() when it is a total preorder (see
+ * input_cmp_transitive()), ties in insertion order: out[] gets keys'
+ * entry numbers in that order. */
+static void input_sort(const struct hist_layout *lay, const struct tree_key *keys,
+		       u32 n, u32 *out)
+{
+	int words = 0;
+	u64 *rows;
+
+	for (int i = 0; i < lay->nr_sort; i++)
+		if (lay->sort[i] >= HD_PID)
+			words += lay->sort[i] == HD_SYM ? 3 : 1;
+	words++;
+	rows = xmalloc(((size_t)n ? n : 1) * words * sizeof(u64));
+	for (u32 j = 0; j < n; j++) {
+		const struct tree_key *k = &keys[j];
+		u64 *row = rows + (size_t)j * words;
+		int w = 0;
+
+		for (int i = 0; i < lay->nr_sort; i++) {
+			switch (lay->sort[i]) {
+			case HD_PID:
+				row[w++] = (u32)k->tid ^ 0x80000000u;
+				break;
+			case HD_COMM:
+				row[w++] = k->comm;
+				break;
+			case HD_DSO:
+				row[w++] = k->dso;
+				break;
+			case HD_CPU:
+				row[w++] = (u32)k->cpu ^ 0x80000000u;
+				break;
+			case HD_SYM:
+				/* the DSO came first: resolved ones by range,
+				   then unresolved ones by address */
+				row[w++] = !k->has_sym;
+				row[w++] = k->start;
+				row[w++] = k->end;
+				break;
+			default:
+				break;
+			}
+		}
+		row[w] = k->entry;
+	}
+	sort_rows(rows, n, words, -1);
+	for (u32 j = 0; j < n; j++)
+		out[j] = rows[(size_t)j * words + words - 1];
+	free(rows);
+}
+
+/*
+ * The input tree's order: out[] gets the entry numbers in tree order.
+ * With a total preorder the tree's order is that of a stable sort (an
+ * equal node goes right of those already in), and collapsing it into a
+ * second tree keeps it.
+ */
+static void input_order(const struct hists *h, const u32 *rank, u32 *out)
+{
 	const struct hist_layout *lay = h->lay;
-	int r;
+	u32 n = h->nr_entries, *pos;
+	struct tree_key *keys = xmalloc((n ? n : 1) * sizeof(*keys)), *again;
+
+	for (u32 i = 0; i < n; i++) {
+		const struct hist_entry *e = &h->entries[i];
+		struct tree_key *k = &keys[i];
+
+		k->has_sym = !!e->sym;
+		k->start = e->sym ? symbol_start(e->sym) : e->addr;
+		k->end = e->sym ? symbol_end(e->sym) : 0;
+		k->comm = rank[e->comm];
+		k->dso = rank[e->dso_name];
+		k->tid = e->tid;
+		k->cpu = e->cpu;
+		k->entry = i;
+	}
+	if (input_cmp_transitive(lay, keys, n, h->strs->nr + 1)) {
+		input_sort(lay, keys, n, out);
+		free(keys);
+		return;
+	}
+	rbtree_order(lay, keys, n, out);
+	for (u32 i = 0; i < n; i++)
+		out[i] = keys[out[i]].entry;
+	/* with comm a key perf collapses the input tree into a second one,
+	   inserted in the first one's order */
+	if (lay->key_mask & (1u << HD_COMM)) {
+		pos = xmalloc((n ? n : 1) * sizeof(u32));
+		again = xmalloc((n ? n : 1) * sizeof(*again));
+		for (u32 i = 0; i < n; i++)
+			again[i] = keys[out[i]];
+		rbtree_order(lay, again, n, pos);
+		for (u32 i = 0; i < n; i++)
+			out[i] = again[pos[i]].entry;
+		free(again);
+		free(pos);
+	}
+	free(keys);
+}
+
+/*
+ * Output order: perf's se_sort functions of the shown sort keys, ties in
+ * input-tree order.  Each shown entry gets a row of u64 keys that compare
+ * as those functions (counts descending, names by rank), the symbol's
+ * pointer for the symbol key (compared by name, unresolved last), and
+ * last its input-tree rank above its entry number.
+ */
+/* The first 8 bytes of sym's name as a big-endian number (which orders as
+ * strcmp() does, up to ties), all ones for none (unresolved go last). */
+static u64 name_prefix(const struct symbol *sym)
+{
+	const unsigned char *name;
+	u64 v = 0;
+	int i;
+
+	if (!sym)
+		return ~0ULL;
+	name = (const unsigned char *)symbol_name(sym);
+	for (i = 0; i < 8 && name[i]; i++)
+		v = v << 8 | name[i];
+	return i ? v << (8 * (8 - i)) : 0;
+}
+
+static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
+{
+	const struct hist_layout *lay = h->lay;
+	enum hist_dim dims[HD_NR + 1];
+	int nr_keys = 0, sym_key = -1, stride;
+	u64 *rows;
 
 	for (int i = 0; i < lay->nr_sort; i++) {
 		if (lay->elide_mask & (1u << lay->sort[i]))
 			continue;
-		r = sort_dim(h->strs, lay->sort[i], a, b);
-		if (r)
-			return r;
+		if (lay->sort[i] == HD_SYM) {
+			/* the name's first bytes, then the symbol */
+			dims[nr_keys++] = HD_NR;
+			sym_key = nr_keys;
+		}
+		dims[nr_keys++] = lay->sort[i];
 	}
-	return h->rank[a - h->entries] < h->rank[b - h->entries] ? -1 : 1;
+	stride = nr_keys + 1;
+	rows = xmalloc(((size_t)h->nr_sorted ? h->nr_sorted : 1) * stride * sizeof(u64));
+	for (u32 j = 0; j < h->nr_sorted; j++) {
+		const struct hist_entry *e = h->sorted[j];
+		u32 n = e - h->entries;
+		u64 *row = rows + (size_t)j * stride;
+
+		for (int i = 0; i < nr_keys; i++) {
+			switch (dims[i]) {
+			case HD_CHILDREN:
+				row[i] = ~e->acc_period;
+				break;
+			case HD_OVERHEAD:
+			case HD_PERIOD:
+				row[i] = ~e->period;
+				break;
+			case HD_SAMPLE:
+				row[i] = ~e->nr_samples;
+				break;
+			case HD_PID:
+				row[i] = (u32)e->tid ^ 0x80000000u;
+				break;
+			case HD_COMM:
+				row[i] = rank[e->comm];
+				break;
+			case HD_DSO:
+				row[i] = rank[e->dso_name];
+				break;
+			case HD_SYM:
+				row[i] = (uintptr_t)e->sym;
+				break;
+			case HD_CPU:
+				row[i] = (u32)e->cpu ^ 0x80000000u;
+				break;
+			default:	/* the symbol name's prefix */
+				row[i] = name_prefix(e->sym);
+				break;
+			}
+		}
+		row[nr_keys] = (u64)tree_rank[n] << 32 | n;
+	}
+	sort_rows(rows, h->nr_sorted, stride, sym_key);
+	for (u32 j = 0; j < h->nr_sorted; j++)
+		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + nr_keys]];
+	free(rows);
 }
 
 static void new_width(int *w, int len)
@@ -915,9 +1305,10 @@ static void collapse_comms(struct hists *h)
 		final[i] = intern(hs, hs->comm_ptr[i]);
 	for (u32 i = 0; i < h->nr_entries; i++) {
 		struct hist_entry *e = &h->entries[i];
+		u32 comm = final[h->origins[i].comm_slot];
 
-		changed |= e->comm != final[e->comm_slot];
-		e->comm = final[e->comm_slot];
+		changed |= e->comm != comm;
+		e->comm = comm;
 	}
 	free(final);
 	if (!changed || !(h->lay->key_mask & (1u << HD_COMM)))
@@ -927,7 +1318,6 @@ static void collapse_comms(struct hists *h)
 	while ((u64)h->nr_entries * 2 > (u64)h->index_mask + 1)
 		h->index_mask = h->index_mask * 2 + 1;
 	h->index = xcalloc(h->index_mask + 1, sizeof(u64));
-	memset(h->hot, 0, sizeof(h->hot));
 	for (u32 i = 0; i < h->nr_entries; i++) {
 		struct hist_entry *e = &h->entries[i];
 		u64 slot;
@@ -949,6 +1339,7 @@ static void collapse_comms(struct hists *h)
 			continue;
 		}
 		h->entries[nr] = *e;
+		h->origins[nr] = h->origins[i];
 		h->index[k] = SLOT(e->hash, nr);
 		nr++;
 	}
@@ -959,8 +1350,10 @@ void hists_finish(struct hists *h, int dso_list_given)
 {
 	const struct hist_strings *hs = h->strs;
 	int comm_len = 0, unresolved = 0;
-	u32 *order;
+	u32 *order, *tree_rank, *rank;
 
+	while (h->queue_len)
+		apply_oldest(h);
 	collapse_comms(h);
 
 	free(h->sorted);
@@ -984,8 +1377,8 @@ void hists_finish(struct hists *h, int dso_list_given)
 			new_width(&h->col_width[HD_SYM], strlen(symbol_name(e->sym)) + 4);
 		else
 			unresolved = 1;
-		new_width(&comm_len, strlen(thread_comm_now(e->thread)));
-		if (e->dso)
+		new_width(&comm_len, strlen(thread_comm_now(h->origins[i].thread)));
+		if (e->dso_name)
 			new_width(&h->col_width[HD_DSO], hs->len[e->dso_name]);
 	}
 	/* an unresolved symbol: "[.] 0x" and 16 digits; its DSO column is
@@ -1002,16 +1395,15 @@ void hists_finish(struct hists *h, int dso_list_given)
 	h->col_width[HD_OVERHEAD] = 8;
 	h->col_width[HD_SAMPLE] = 12;
 	h->col_width[HD_PERIOD] = 12;
-	/* perf's input tree, then (comm is collapsed) its collapsed tree */
+
+	rank = string_ranks(hs);
 	order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
+	tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
+	input_order(h, rank, order);
 	for (u32 i = 0; i < h->nr_entries; i++)
-		order[i] = i;
-	rbtree_order(h, order, h->nr_entries);
-	if (h->lay->key_mask & (1u << HD_COMM))
-		rbtree_order(h, order, h->nr_entries);
-	h->rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-	for (u32 i = 0; i < h->nr_entries; i++)
-		h->rank[order[i]] = i;
+		tree_rank[order[i]] = i;
+	output_order(h, rank, tree_rank);
 	free(order);
-	qsort_r(h->sorted, h->nr_sorted, sizeof(*h->sorted), output_cmp, h);
+	free(tree_rank);
+	free(rank);
 }

@@ -4,11 +4,11 @@
  * ordering and column widths.
  *
  * Use: hist_layout_parse() turns --sort/--fields into the sort list and the
- * columns; hists_new() makes one histogram per event (all sharing a
+ * columns; hists_init() makes one histogram per event (all sharing a
  * hist_strings for interned names); hists_add() for every resolved sample
  * (and hists_add_chain() for its call chain in children mode);
- * hists_finish() once at the end,
- * which sorts the entries for output and computes totals and widths.
+ * hists_finish() once at the end, which applies what is queued, sorts the
+ * entries for output and computes totals and widths.
  *
  * Invariants:
  *  - Entries are keyed only by the dimensions in the sort list.  Strings are
@@ -18,6 +18,9 @@
  *  - An entry keeps what perf's hist_entry keeps from the sample that
  *    created it: thread (tid), symbol, address, privilege level and the
  *    filtered flag.  Later samples only add their period.
+ *  - Adds are applied in the order they are made, the queued ones (symbol
+ *    keys) at the latest by hists_finish(): the result is the same as
+ *    applying each at once.
  */
 #ifndef PROF_ANALYSIS_HIST_H
 #define PROF_ANALYSIS_HIST_H
@@ -49,6 +52,8 @@ struct hist_layout {
 	int children;		/* perf's cumulate_callchain: entries also
 				   collect the periods of the samples whose
 				   call chains pass through them */
+	int self_title;		/* "overhead" is titled "Self" (children
+				   mode without a strict --fields) */
 };
 
 /*
@@ -70,7 +75,9 @@ void hist_layout_elide(struct hist_layout *lay, int comm, int dso, int sym);
 struct hist_filters {
 	const char *const *comms;	/* NULL-terminated */
 	const char *const *dsos;
-	const char *const *symbols;
+	const char *const *symbols;	/* names (addresses taken out) */
+	const u64 *sym_addrs;		/* the addresses: a sample's ip */
+	int nr_sym_addrs;
 	const s32 *pids;		/* nr_pids entries */
 	int nr_pids;
 	const s32 *tids;
@@ -83,47 +90,77 @@ struct hist_strings;
 struct hist_strings *hist_strings_new(void);
 void hist_strings_free(struct hist_strings *hs);
 
-/* One histogram entry. */
+/*
+ * One histogram entry: 64 bytes, kept on a cache line, holding what a
+ * lookup compares and what an add updates (the rest of what perf keeps is
+ * in hist_origin).
+ */
 struct hist_entry {
-	u64 period;		/* sum of the samples' periods ("Self") */
+	u64 period;	/* sum of the samples' periods ("Self") */
 	u64 acc_period;		/* children mode: period with the callees' */
 	u64 nr_samples;		/* samples whose own ip is here */
 	const struct symbol *sym;	/* the first sample's symbol, or NULL */
-	const struct dso *dso;	/* the first sample's DSO, or NULL */
 	u64 addr;		/* the first sample's address (unresolved syms) */
-	const struct thread *thread;	/* the first sample's thread */
 	u32 comm;		/* string id of the comm (as read when the
 				   sample came; its final value after
 				   hists_finish()) */
-	u32 comm_slot;		/* the first sample's comm string */
-	u32 dso_name;		/* interned short name; 0 is "[unknown]" */
+	u32 dso_name;		/* interned short name; 0: no DSO, "[unknown]" */
 	s32 tid;		/* the first sample's thread */
 	s32 cpu;		/* -1 when the file has no CPU */
+	u32 hash;		/* of the key, for the index */
 	char level;		/* 'k', '.', ... */
 	u8 filtered;		/* the first sample was filtered out */
-	u32 hash;		/* of the key, for the index */
 };
 
-/* Slots of the front cache in front of the entry index (64 KiB). */
-#define HOT_SLOTS 8192
+/* What an entry keeps of its first sample besides its key: read only when
+ * printing, so it lives apart from the entries. */
+struct hist_origin {
+	const struct thread *thread;	/* the first sample's thread */
+	u32 comm_slot;		/* the first sample's comm string */
+};
+
+/* Adds queued in a histogram with a symbol key before they are applied,
+ * so that their entries can be prefetched (a power of two). */
+#define HIST_QUEUE 16
+/* Call-chain nodes a sample may add (perf's PERF_MAX_STACK_DEPTH). */
+#define HIST_MAX_CHAIN 127
+
+/* An add waiting in the queue. */
+struct hist_pending {
+	struct hist_entry key;	/* the entry's key; period: the sample's */
+	struct hist_origin origin;
+	int chain;		/* a call-chain node of the last sample before */
+};
 
 /* The histogram of one event. */
 struct hists {
 	const struct hist_layout *lay;
 	struct hist_strings *strs;
-	struct hist_entry *entries;	/* in creation order */
+	struct hist_entry *entries;	/* in creation order (64-byte aligned) */
+	struct hist_origin *origins;	/* entry number -> its origin */
 	u32 nr_entries, alloc_entries;
 	u64 *index;		/* open addressing: hash << 32 | entry + 1 */
 	u32 index_mask;
-	u64 hot[HOT_SLOTS];	/* small front cache of the index (same
-				   slots): most samples hit few entries */
+	int defer;		/* adds go through the queue (symbol keys:
+				   many entries, lookups miss the cache) */
+	struct hist_pending queue[HIST_QUEUE];
+	u32 queue_head, queue_len;
+	struct hist_pending cur;	/* the last sample's add, the template
+					   of its call-chain nodes */
+	u32 seen[HIST_MAX_CHAIN + 1];	/* entries the sample being applied
+					   reached (children mode) */
+	u32 nr_seen;
+	const struct dso *chain_dsos[HIST_MAX_CHAIN + 1];	/* without a symbol
+					   key: the DSOs of the last sample's
+					   entries, which name them */
+	u32 nr_chain_dsos;
+	int unresolved_shown;	/* a shown entry is known to have no symbol */
 	u64 nr_samples;		/* every sample added */
 	u64 nr_non_filtered_samples;	/* samples of entries not filtered
 					   (set by hists_finish()) */
 
 	/* set by hists_finish() */
 	struct hist_entry **sorted;	/* output order, filtered ones left out */
-	u32 *rank;		/* entry number -> place in perf's input tree */
 	u32 nr_sorted;
 	u64 total_period, total_non_filtered_period;
 	int col_width[HD_NR];	/* perf's width of each column */
@@ -132,27 +169,40 @@ struct hists {
 void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);
 void hists_release(struct hists *h);
 
-/* Returns the perf filter bits of a resolved sample (0: shown). */
+/* Returns the perf filter bits of a resolved sample (0: shown); ip is its
+ * address as recorded. */
 u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
-		      const struct addr_location *al);
+		      const struct addr_location *al, u64 ip);
 
-/* Adds one sample and returns its entry.  Never allocates except when the
- * table grows (entry pointers stay valid until the next add). */
-u32 hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
+/*
+ * Adds one sample.  With a symbol key the add may wait in the queue (to
+ * prefetch its entry) and 0 is returned.  Otherwise it is applied at once;
+ * the return is 1 when it made an entry whose symbol may matter (see
+ * hists_set_sym()): shown (not filtered), with a DSO and no symbol, while
+ * no shown entry is known to have none.
+ */
+int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	      u64 period, u8 filtered);
 
 /*
- * Children mode: adds period to the accumulated period of the entry of one
- * call-chain address (perf's iter_add_next_cumulative_entry()).  sample_al
- * is the sample's location (thread, comm), node_al the resolved address,
- * addr the raw address (what perf keys unresolved chain entries by) and
- * level the privilege marker perf gives the node.  seen[0..*nr_seen) are
- * the entries this sample already reached: an entry is counted once per
- * sample; the entry is appended to seen (which has room for one more).
+ * Children mode: adds the last sample's period to the accumulated period
+ * of the entry of one of its call-chain addresses (perf's
+ * iter_add_next_cumulative_entry()), once per entry and sample.  node_al
+ * is the resolved address (thread and comm are the sample's), addr the raw
+ * address (what perf keys unresolved chain entries by) and level the
+ * privilege marker perf gives the node.  At most HIST_MAX_CHAIN per
+ * sample.  Returns as hists_add().
  */
-void hists_add_chain(struct hists *h, const struct addr_location *sample_al,
-		     const struct addr_location *node_al, u64 addr, char level,
-		     s32 cpu, u64 period, u8 filtered, u32 *seen, u32 *nr_seen);
+int hists_add_chain(struct hists *h, const struct addr_location *node_al,
+		    u64 addr, char level);
+
+/*
+ * Without a symbol key an entry's symbol only sizes the columns: perf
+ * widens them when a shown entry has no symbol.  A caller that resolves
+ * without symbols (SESSION_NO_SYMBOL) gives the entry just made its first
+ * sample's symbol here when hists_add() or hists_add_chain() returned 1.
+ */
+void hists_set_sym(struct hists *h, const struct symbol *sym);
 
 /* Sorts for output and computes totals and column widths (dso_list_given:
  * --dsos was used, which keeps perf from widening the DSO column for
@@ -161,9 +211,9 @@ void hists_finish(struct hists *h, int dso_list_given);
 
 /* The interned string of id (comm or DSO name). */
 const char *hist_string(const struct hist_strings *strs, u32 id);
-/* The latest comm of the thread of entry he, as perf prints it for "pid"
- * and sizes the comm column by. */
-const char *hist_thread_comm(const struct hist_entry *he);
+/* The latest comm of the thread of entry he of h, as perf prints it for
+ * "pid" and sizes the comm column by. */
+const char *hist_thread_comm(const struct hists *h, const struct hist_entry *he);
 
 /* The title perf prints for a column ("Self" for overhead in children mode). */
 const char *hist_dim_header(const struct hist_layout *lay, enum hist_dim d);

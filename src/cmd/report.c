@@ -21,6 +21,8 @@
 #include "../util/error.h"
 #include "../util/opt.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,7 @@
 #include <unistd.h>
 
 #define MAX_CPUS 4096
-#define MAX_STACK 127	/* perf's PERF_MAX_STACK_DEPTH: chain entries used */
+#define MAX_STACK HIST_MAX_CHAIN	/* perf's PERF_MAX_STACK_DEPTH: chain entries used */
 
 struct report_ctx {
 	const char *input;	/* -i: file name, "-" for stdin */
@@ -69,6 +71,8 @@ struct report_ctx {
 	u64 time_start, time_end;	/* 0: open */
 	unsigned char *cpu_bitmap;	/* NULL: all CPUs */
 	int children;			/* children mode (cumulated call chains) */
+	int resolve_flags;		/* SESSION_NO_SYMBOL when no key, column
+					   or filter names a symbol */
 	u64 nr_records;
 	double progress_start, progress_last;
 	int progress_shown;
@@ -379,50 +383,107 @@ static void setup_pager(void)
 
 /* ---- the flat report ---------------------------------------------------------- */
 
-/*
- * Children mode: credits the sample's period to every distinct entry its
- * call chain passes through, as perf's cumulative iterator does.  A chain
- * with a context marker perf does not know is dropped whole, as perf does.
- */
-static void add_chain(struct report_ctx *ctx, struct hists *h,
-		      const struct pd_sample *sample, const struct addr_location *al,
-		      u8 filtered, u32 *seen)
-{
-	u32 nr_seen = 1, nr = 0;
-	u8 cpumode = PD_MISC_USER;
-	char level = al->level;
-	u64 n = sample->callchain_nr;
+/* Maps a sample's call chain reached, for skipping resolution. */
+#define CHAIN_MAPS 8
 
-	for (u64 i = 0; i < n && nr < MAX_STACK; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
+/*
+ * perf's find_prev_cpumode(): the cpumode set by the last context marker
+ * before chain[end], or cur when there is none.  Returns -1 for a marker
+ * perf does not know, which empties perf's chain.
+ */
+static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
+{
+	while (end-- > 0) {
+		u64 ip = pd_get64(chain + end * 8);
 
 		if (ip < PD_CONTEXT_MAX)
-			nr++;
-		else if (ip != PD_CONTEXT_HV && ip != PD_CONTEXT_KERNEL &&
-			 ip != PD_CONTEXT_USER)
-			return;
+			continue;
+		if (ip == PD_CONTEXT_KERNEL)
+			return PD_MISC_KERNEL;
+		if (ip == PD_CONTEXT_USER)
+			return PD_MISC_USER;
+		if (ip == PD_CONTEXT_HV)
+			return PD_MISC_HYPERVISOR;
+		return -1;
 	}
-	nr = 0;
-	for (u64 i = 0; i < n && nr < MAX_STACK; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
-		struct addr_location node;
+	return cur;
+}
+
+/*
+ * Children mode: credits the sample's period to every distinct entry its
+ * call chain passes through, as perf's cumulative iterator does.  perf
+ * walks the chain from the outermost caller (ORDER_CALLER, its default in
+ * children mode), taking each address's cpumode from the context marker
+ * before it, for at most MAX_STACK addresses; a marker it does not know
+ * empties the chain.  Each node inherits the privilege level of the one
+ * before (the sample's first) unless it has a map.
+ *
+ * Without symbols (SESSION_NO_SYMBOL) an entry of the chain is named by
+ * its map's DSO, and an address in a map this chain already reached (with
+ * the same cpumode) resolves to that map again: a thread's maps do not
+ * overlap and do not change within a record.  Such addresses are not
+ * resolved again, they only carry the map's privilege level on.
+ */
+static void add_chain(struct report_ctx *ctx, struct hists *h,
+		      const struct pd_sample *sample, const struct addr_location *al)
+{
+	struct {
+		u64 start, end;
+		u8 cpumode;
+		char level;
+	} maps[CHAIN_MAPS];
+	u64 ips[MAX_STACK];
+	u8 modes[MAX_STACK];
+	u32 nr = 0, nr_maps = 0;
+	u64 n = sample->callchain_nr;
+	int cpumode = prev_cpumode(sample->callchain, n, PD_MISC_USER);
+	char level = al->level;
+
+	for (u64 i = 0; i < n && nr < MAX_STACK && cpumode >= 0; i++) {
+		u64 j = n - i - 1, ip = pd_get64(sample->callchain + j * 8);
 
 		if (ip >= PD_CONTEXT_MAX) {
-			cpumode = ip == PD_CONTEXT_KERNEL ? PD_MISC_KERNEL :
-				  ip == PD_CONTEXT_USER ? PD_MISC_USER : PD_MISC_HYPERVISOR;
+			cpumode = prev_cpumode(sample->callchain, j, cpumode);
 			continue;
 		}
-		nr++;
-		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, &node)) {
+		ips[nr] = ip;
+		modes[nr++] = cpumode;
+	}
+	if (cpumode < 0)
+		return;
+	for (u32 i = 0; i < nr; i++) {
+		struct addr_location node;
+		u32 m;
+
+		for (m = 0; m < nr_maps; m++)
+			if (maps[m].cpumode == modes[i] && ips[i] >= maps[m].start &&
+			    ips[i] < maps[m].end)
+				break;
+		if (m < nr_maps) {
+			level = maps[m].level;
+			continue;
+		}
+		if (session_resolve_addr_flags(ctx->session, al, sample->time, modes[i],
+					       ips[i], ctx->resolve_flags, &node)) {
 			node = *al;
 			node.map = NULL;
 			node.dso = NULL;
 			node.sym = NULL;
 		}
-		if (node.sym || node.map)
+		if (node.map) {
 			level = node.level;
-		hists_add_chain(h, al, &node, ip, level, (s32)sample->cpu,
-				sample->period, filtered, seen, &nr_seen);
+			if (ctx->resolve_flags && nr_maps < CHAIN_MAPS) {
+				maps[nr_maps].start = map_start(node.map);
+				maps[nr_maps].end = map_end(node.map);
+				maps[nr_maps].cpumode = modes[i];
+				maps[nr_maps++].level = level;
+			}
+		}
+		if (hists_add_chain(h, &node, ips[i], level) && ctx->resolve_flags) {
+			session_resolve_addr_flags(ctx->session, al, sample->time, modes[i],
+						   ips[i], 0, &node);
+			hists_set_sym(h, node.sym);
+		}
 	}
 }
 
@@ -432,7 +493,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	struct pd_sample sample;
 	struct addr_location al;
 	struct pd_evsel *evsel = ev->evsel;
-	u32 seen[MAX_STACK + 1];
+	struct hists *h;
 	u8 filtered;
 
 	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress_start)
@@ -446,17 +507,58 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if ((ctx->time_start && sample.time < ctx->time_start) ||
 	    (ctx->time_end && sample.time > ctx->time_end))
 		return 0;
-	if (session_resolve(ctx->session, ev, &sample, &al))
+	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags, &al))
 		return 0;
 	if (ctx->cpu_bitmap &&
 	    (sample.cpu >= MAX_CPUS || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
 		return 0;
-	filtered = hist_filter_sample(ctx->strs, &ctx->filters, &al);
-	seen[0] = hists_add(&ctx->hists[evsel->idx], &al, (s32)sample.cpu,
-			    sample.period, filtered);
+	filtered = hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip);
+	h = &ctx->hists[evsel->idx];
+	if (hists_add(h, &al, (s32)sample.cpu, sample.period, filtered) &&
+	    ctx->resolve_flags) {
+		struct addr_location full;
+
+		session_resolve(ctx->session, ev, &sample, &full);
+		hists_set_sym(h, full.sym);
+	}
 	if (ctx->children && sample.callchain_nr)
-		add_chain(ctx, &ctx->hists[evsel->idx], &sample, &al, filtered, seen);
+		add_chain(ctx, h, &sample, &al);
 	return 0;
+}
+
+/*
+ * perf's setup_addrlist(): the --symbols items that read as one hex
+ * number (strtoul base 16, trailing blanks allowed) are addresses, taken
+ * out of the name list (which stays, maybe empty).
+ */
+static void take_addresses(const char **list, int *nr, struct report_ctx *ctx)
+{
+	struct hist_filters *flt = &ctx->filters;
+	u64 *addrs = xcalloc(*nr + 1, sizeof(*addrs));
+	const char *copy = list[*nr + 1];
+	int kept = 0;
+
+	for (int i = 0; i < *nr; i++) {
+		const char *item = list[i], *end;
+		char *sep;
+		unsigned long val;
+
+		errno = 0;
+		val = strtoul(item, &sep, 16);
+		if (!errno && sep != item) {
+			for (end = sep; isspace((unsigned char)*end); end++)
+				;
+			if (!*end) {
+				addrs[flt->nr_sym_addrs++] = val;
+				continue;
+			}
+		}
+		list[kept++] = item;
+	}
+	list[kept] = NULL;
+	list[kept + 1] = copy;
+	*nr = kept;
+	flt->sym_addrs = addrs;
 }
 
 /* Sets up filters from the options.  Returns 0 or -1. */
@@ -469,8 +571,10 @@ static int setup_filters(struct report_ctx *ctx, int *nr_comms, int *nr_dsos, in
 		flt->comms = split_list(ctx->comms, nr_comms);
 	if (ctx->dsos)
 		flt->dsos = split_list(ctx->dsos, nr_dsos);
-	if (ctx->symbols)
+	if (ctx->symbols) {
 		flt->symbols = split_list(ctx->symbols, nr_syms);
+		take_addresses((const char **)flt->symbols, nr_syms, ctx);
+	}
 	if (ctx->pids && parse_ints(ctx->pids, "pid", (s32 **)&flt->pids, &flt->nr_pids))
 		return -1;
 	if (ctx->tids && parse_ints(ctx->tids, "tid", (s32 **)&flt->tids, &flt->nr_tids))
@@ -502,6 +606,8 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 			      ctx->show_nr_samples, ctx->show_total_period,
 			      ctx->children))
 		return -1;
+	if (!(lay.key_mask & (1u << HD_SYM)) && !ctx->symbols)
+		ctx->resolve_flags = SESSION_NO_SYMBOL;
 	if (ctx->percentage && strcmp(ctx->percentage, "relative") &&
 	    strcmp(ctx->percentage, "absolute"))
 		return error("invalid --percentage '%s': use relative or absolute",
@@ -586,6 +692,7 @@ out:
 	free_list(ctx->filters.comms);
 	free_list(ctx->filters.dsos);
 	free_list(ctx->filters.symbols);
+	free((void *)ctx->filters.sym_addrs);
 	free((void *)ctx->filters.pids);
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);

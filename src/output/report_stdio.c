@@ -10,6 +10,9 @@
  */
 #include "report_stdio.h"
 
+#include "../util/error.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 /* perf's convert_unit(): 1K is more than 1000, printed truncated. */
@@ -107,28 +110,133 @@ static void print_titles(FILE *out, const struct hists *h)
 	fputs("\n#\n", out);
 }
 
-/* The symbol column: "[k] name", or "[.] 0x<16 digits>" when unresolved. */
-static void print_sym(FILE *out, const struct hist_entry *e, int width, int pad)
-{
-	char buf[1024];
-	int n = snprintf(buf, sizeof(buf), "[%c] ", e->level);
+/*
+ * Rows are built in a line buffer with the writers below, which print
+ * exactly what the printf formats named in their comments print.
+ */
+struct line {
+	char *buf;
+	size_t len, cap;
+};
 
-	if (e->sym)
-		n += snprintf(buf + n, sizeof(buf) - n, "%.*s",
-			      width - n > 0 ? width - n : 0, symbol_name(e->sym));
-	else
-		n += snprintf(buf + n, sizeof(buf) - n, "%-#.*llx", 16,
-			      (unsigned long long)e->addr);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (n > width)
-		buf[width] = 0;
-	fputs(buf, out);
-	if (pad && n < width)
-		fprintf(out, "%*s", width - n, "");
+/* Makes room for n more bytes. */
+static void line_reserve(struct line *l, size_t n)
+{
+	if (l->len + n <= l->cap)
+		return;
+	while (l->len + n > l->cap)
+		l->cap = l->cap ? l->cap * 2 : 4096;
+	l->buf = xrealloc(l->buf, l->cap);
 }
 
-static void print_row(FILE *out, const struct hists *h, const struct hist_entry *e,
+static void put_mem(struct line *l, const char *s, size_t n)
+{
+	line_reserve(l, n);
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+static void put_spaces(struct line *l, int n)
+{
+	if (n <= 0)
+		return;
+	line_reserve(l, n);
+	memset(l->buf + l->len, ' ', n);
+	l->len += n;
+}
+
+/* "%-*.*s" with width and precision w */
+static void put_str_cut(struct line *l, const char *s, int w)
+{
+	size_t n = strnlen(s, w > 0 ? w : 0);
+
+	put_mem(l, s, n);
+	put_spaces(l, w - (int)n);
+}
+
+/* "%*llu" */
+static void put_u64(struct line *l, u64 v, int w)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - ++n] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	put_spaces(l, w - n);
+	put_mem(l, tmp + sizeof(tmp) - n, n);
+}
+
+/* "%*.2f": exactly rounded from v's binary value, as printf does.  The
+ * integer path is taken when v * 100 is far enough from a rounding tie
+ * for the product's error not to matter; printf otherwise. */
+static void put_fixed2(struct line *l, double v, int w)
+{
+	double x = v * 100, f;
+	char tmp[64];
+	int n;
+
+	if (v >= 0 && v < 1e6) {
+		f = x - (double)(u64)x;
+		if (f < 0.5 - 1e-6 || f > 0.5 + 1e-6) {
+			u64 r = (u64)x + (f > 0.5);
+
+			n = 0;
+			tmp[sizeof(tmp) - ++n] = '0' + r % 10;
+			r /= 10;
+			tmp[sizeof(tmp) - ++n] = '0' + r % 10;
+			r /= 10;
+			tmp[sizeof(tmp) - ++n] = '.';
+			do {
+				tmp[sizeof(tmp) - ++n] = '0' + r % 10;
+				r /= 10;
+			} while (r);
+			put_spaces(l, w - n);
+			put_mem(l, tmp + sizeof(tmp) - n, n);
+			return;
+		}
+	}
+	n = snprintf(tmp, sizeof(tmp), "%*.2f", w, v);
+	put_mem(l, tmp, n < (int)sizeof(tmp) ? n : (int)sizeof(tmp) - 1);
+}
+
+/* The symbol column: "[k] name", or "[.] 0x<16 digits>" when unresolved,
+ * cut to width; padded to it unless it is the last column. */
+static void put_sym(struct line *l, const struct hist_entry *e, int width, int pad)
+{
+	size_t start = l->len;
+	int n;
+
+	put_mem(l, "[", 1);
+	put_mem(l, &e->level, 1);
+	put_mem(l, "] ", 2);
+	if (e->sym) {
+		const char *name = symbol_name(e->sym);
+
+		put_mem(l, name, strnlen(name, width - 4 > 0 ? width - 4 : 0));
+	} else {
+		/* "%#.16llx" ("0x" only when not zero) */
+		static const char hex[] = "0123456789abcdef";
+		char tmp[16];
+		u64 a = e->addr;
+
+		for (int i = 15; i >= 0; i--, a >>= 4)
+			tmp[i] = hex[a & 15];
+		if (e->addr)
+			put_mem(l, "0x", 2);
+		put_mem(l, tmp, 16);
+	}
+	n = l->len - start;
+	if (n > width) {
+		l->len = start + (width > 0 ? width : 0);
+		n = width;
+	}
+	if (pad)
+		put_spaces(l, width - n);
+}
+
+static void print_row(struct line *l, const struct hists *h, const struct hist_entry *e,
 		      u64 total)
 {
 	const struct hist_layout *lay = h->lay;
@@ -139,52 +247,63 @@ static void print_row(FILE *out, const struct hists *h, const struct hist_entry 
 
 		if (!col_shown(lay, d))
 			continue;
-		fputs("  ", out);
+		put_mem(l, "   ", d <= HD_PERIOD ? 3 : 2);
 		switch (d) {
 		case HD_CHILDREN:
-			fprintf(out, " %*.2f%%", w - 2,
-				total ? 100.0 * e->acc_period / total : 0.0);
+			put_fixed2(l, total ? 100.0 * e->acc_period / total : 0.0, w - 2);
+			put_mem(l, "%", 1);
 			break;
 		case HD_OVERHEAD:
-			fprintf(out, " %*.2f%%", w - 2,
-				total ? 100.0 * e->period / total : 0.0);
+			put_fixed2(l, total ? 100.0 * e->period / total : 0.0, w - 2);
+			put_mem(l, "%", 1);
 			break;
 		case HD_SAMPLE:
-			fprintf(out, " %*llu", w - 1, (unsigned long long)e->nr_samples);
+			put_u64(l, e->nr_samples, w - 1);
 			break;
 		case HD_PERIOD:
-			fprintf(out, " %*llu", w - 1, (unsigned long long)e->period);
+			put_u64(l, e->period, w - 1);
 			break;
 		case HD_PID: {
+			char tmp[16];
 			int cw = (w > 7 ? w : 7) - 8;
 
-			fprintf(out, "%7d:%-*.*s", e->tid, cw, cw,
-				hist_thread_comm(e));
+			put_mem(l, tmp, snprintf(tmp, sizeof(tmp), "%7d:", e->tid));
+			put_str_cut(l, hist_thread_comm(h, e), cw);
 			break;
 		}
 		case HD_COMM:
-			fprintf(out, "%-*.*s", w, w, hist_string(h->strs, e->comm));
+			put_str_cut(l, hist_string(h->strs, e->comm), w);
 			break;
 		case HD_DSO:
-			fprintf(out, "%-*.*s", w, w, hist_string(h->strs, e->dso_name));
+			put_str_cut(l, hist_string(h->strs, e->dso_name), w);
 			break;
 		case HD_SYM:
-			print_sym(out, e, w, !last_col(lay, i));
+			put_sym(l, e, w, !last_col(lay, i));
 			break;
-		case HD_CPU:
-			fprintf(out, "%*.*d", w, w, e->cpu);
+		case HD_CPU: {
+			char tmp[32];
+			int n = snprintf(tmp, sizeof(tmp), "%*.*d", w, w, e->cpu);
+
+			if (n < (int)sizeof(tmp)) {
+				put_mem(l, tmp, n);
+			} else {
+				put_spaces(l, w - 11);
+				put_mem(l, tmp + n - 11, 11);
+			}
 			break;
+		}
 		default:
 			break;
 		}
 	}
-	putc('\n', out);
+	put_mem(l, "\n", 1);
 }
 
 void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 			const struct report_stdio_opts *o)
 {
 	u64 total = total_of(h, o);
+	struct line line = { 0 };
 
 	if (!o->quiet) {
 		unsigned long nr = o->relative ? h->nr_non_filtered_samples : h->nr_samples;
@@ -205,8 +324,14 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 
 		if (percent < o->min_percent)
 			continue;
-		print_row(out, h, e, total);
+		print_row(&line, h, e, total);
+		if (line.len >= 1 << 16) {
+			fwrite(line.buf, 1, line.len, out);
+			line.len = 0;
+		}
 	}
+	fwrite(line.buf, 1, line.len, out);
+	free(line.buf);
 	fputs("\n\n", out);
 }
 

@@ -79,6 +79,17 @@ int session_resolve_addr(struct session *s, const struct addr_location *sample_a
 			 u64 time, u8 cpumode, u64 addr, struct addr_location *al);
 
 /*
+ * Guarantees callers may build caches on:
+ *  - a thread's maps never overlap, and they change only inside
+ *    session_event() (MMAP, MMAP2, FORK, EXIT, KSYMBOL, ...): between two
+ *    calls, an address in a map's [start, end) resolves to that map;
+ *  - the kernel map changes its extent once, when kernel symbols are first
+ *    loaded (it shrinks to them, as in perf), and never again;
+ *  - a map's DSO, and the symbol found for a map-relative address, never
+ *    change once looked up.
+ */
+
+/*
  * Resolution flags.  SESSION_NO_SYMBOL stops at the map and DSO: al->sym
  * stays NULL and no DSO's symbol table is loaded for the lookup (what is
  * needed to tell the map and DSO perf would report, such as the kernel
