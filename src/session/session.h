@@ -85,8 +85,10 @@ int session_resolve_addr(struct session *s, const struct addr_location *sample_a
  *    calls, an address in a map's [start, end) resolves to that map;
  *  - the kernel map changes its extent once, when kernel symbols are first
  *    loaded (it shrinks to them, as in perf), and never again;
- *  - a map's DSO, and the symbol found for a map-relative address, never
- *    change once looked up.
+ *  - a map's DSO never changes, and neither does the symbol found for a
+ *    map-relative address once looked up, except that a KSYMBOL record
+ *    may add symbols to a DSO (callers caching symbols drop their cache
+ *    when they pass a KSYMBOL to session_event()).
  */
 
 /*
