@@ -784,7 +784,7 @@ static void queue_push(struct pd_file *f, const struct qent *src)
 
 static void release_behind(struct pd_file *f, u64 scan_pos);
 
-/* The consumer's half: delivers, queues or flushes one item.  Returns
+/* Delivers, queues or flushes one item.  Returns
  * non-zero to stop (a callback's return, or -1). */
 static int consume(struct pd_file *f, const struct item *it)
 {
@@ -814,13 +814,6 @@ static int consume(struct pd_file *f, const struct item *it)
 	}
 }
 
-/* The scanner's half: hands an item to the consumer.  transient: the
- * record's memory is reused once this returns. */
-static int emit(struct pd_file *f, struct item *it, int transient)
-{
-	it->e.transient = (u16)transient;
-	return consume(f, it);
-}
 
 /* ------------------------------------------------------ record handling --- */
 
@@ -1043,14 +1036,15 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 			     type, (unsigned long long)offset);
 	struct item it = {
 		.e = { .time = PD_NO_TIME, .hdr = hdr, .file_offset = offset,
-		       .evsel_idx = NO_EVSEL, .compressed = (u16)compressed },
+		       .evsel_idx = NO_EVSEL, .compressed = (u16)compressed,
+		       .transient = (u16)transient },
 		.kind = ITEM_NOW,
 	};
 
 	count_type(f, type);
 	if (!type_is_known(type)) {
 		f->stats.nr_unknown++;
-		return emit(f, &it, transient) < 0 ? -1 : 0;
+		return consume(f, &it) < 0 ? -1 : 0;
 	}
 	if (type >= PD_REC_USER_START) {
 		int ret = 0;
@@ -1087,7 +1081,7 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 			it.kind = ITEM_ROUND;
 		it.payload = payload;
 		it.payload_size = payload_size;
-		if (emit(f, &it, transient) < 0)
+		if (consume(f, &it) < 0)
 			return -1;
 		if (in->stop)
 			return 0;
@@ -1125,7 +1119,7 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 	it.e.evsel_idx = evsel ? evsel->idx : NO_EVSEL;
 	if (in->ordered && time != 0 && time != PD_NO_TIME)
 		it.kind = ITEM_QUEUE;
-	return emit(f, &it, transient) < 0 ? -1 : 0;
+	return consume(f, &it) < 0 ? -1 : 0;
 }
 
 /* Size of the bytes that follow a record outside its header.size; hdr is
