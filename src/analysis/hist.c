@@ -4,7 +4,8 @@
  *
  * Invariants:
  *  - Per sample: two pointer-cache lookups (comm, DSO), a strcmp that
- *    notices a comm rewritten in place and one probe sequence in the
+ *    notices a comm rewritten in place (only when the session's comm
+ *    epoch moved since that comm was last read) and one probe sequence in the
  *    entry index, whose slots hold the hash so that only a matching entry
  *    is read; an entry is one cache line.  With a symbol key (100,000s of
  *    entries) adds wait HIST_QUEUE adds while their index slot and entry
@@ -24,6 +25,7 @@
 #include "../util/arena.h"
 #include "../util/error.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,7 @@ struct hist_strings {
 	struct ptr_map comm_ids;	/* comm pointer -> comm slot */
 	const char **comm_ptr;	/* comm slot -> the session's string */
 	u32 *comm_sid;		/* comm slot -> id of what it read last */
+	u32 *comm_epoch;	/* comm slot -> session comm epoch then */
 	u32 nr_comm, alloc_comm;
 	const struct dso *last_dso;	/* the DSO looked up last */
 	u32 last_dso_id;	/* and its string id */
@@ -160,6 +163,7 @@ void hist_strings_free(struct hist_strings *hs)
 	ptr_map_free(&hs->comm_ids);
 	free(hs->comm_ptr);
 	free(hs->comm_sid);
+	free(hs->comm_epoch);
 	ptr_map_free(&hs->dso_verdict);
 	ptr_map_free(&hs->sym_verdict);
 	free(hs);
@@ -228,25 +232,31 @@ static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso)
  * reads when the sample comes, as perf's tree compares them, and keep the
  * slot so hists_finish() can print what the creator's string reads then.
  */
-static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 *slot)
+static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, u32 *slot)
 {
 	u32 i = ptr_map_slot(&hs->comm_ids, comm), id;
 
 	if (hs->comm_ids.keys[i]) {
 		id = hs->comm_ids.vals[i];
 		*slot = id;
-		if (strcmp(hs->str[hs->comm_sid[id]], comm))
-			hs->comm_sid[id] = intern(hs, comm);
+		/* a rewrite happened since the last look: read it again */
+		if (hs->comm_epoch[id] != epoch) {
+			hs->comm_epoch[id] = epoch;
+			if (strcmp(hs->str[hs->comm_sid[id]], comm))
+				hs->comm_sid[id] = intern(hs, comm);
+		}
 		return hs->comm_sid[id];
 	}
 	if (hs->nr_comm == hs->alloc_comm) {
 		hs->alloc_comm = hs->alloc_comm ? hs->alloc_comm * 2 : 256;
 		hs->comm_ptr = xrealloc(hs->comm_ptr, hs->alloc_comm * sizeof(*hs->comm_ptr));
 		hs->comm_sid = xrealloc(hs->comm_sid, hs->alloc_comm * sizeof(*hs->comm_sid));
+		hs->comm_epoch = xrealloc(hs->comm_epoch, hs->alloc_comm * sizeof(*hs->comm_epoch));
 	}
 	id = hs->nr_comm++;
 	hs->comm_ptr[id] = comm;
 	hs->comm_sid[id] = intern(hs, comm);
+	hs->comm_epoch[id] = epoch;
 	ptr_map_put(&hs->comm_ids, comm, id);
 	*slot = id;
 	return hs->comm_sid[id];
@@ -692,7 +702,7 @@ int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	struct hist_pending *p = &h->cur;
 	struct hist_strings *hs = h->strs;
 
-	p->key.comm = comm_id(hs, al->comm, &p->origin.comm_slot);
+	p->key.comm = comm_id(hs, al->comm, al->comm_epoch, &p->origin.comm_slot);
 	p->key.dso_name = al->dso ? dso_id(hs, al->dso) : 0;
 	p->key.tid = al->tid;
 	p->key.cpu = cpu;
@@ -1042,7 +1052,7 @@ static inline void row_copy(u64 *dst, const u64 *src, int words)
 
 /* Sorts n rows of `words` u64s (a merge sort moving whole rows, so that
  * every pass reads and writes memory in order). */
-static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
+static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
 {
 	const u32 run = 16;
 	u64 *tmp = xmalloc(((size_t)n ? n : 1) * words * sizeof(u64)), *src = rows, *dst = tmp, *t;
@@ -1092,6 +1102,67 @@ static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
 	}
 	if (src != rows)
 		memcpy(rows, src, (size_t)n * words * sizeof(u64));
+	free(tmp);
+}
+
+/* One half of a parallel sort_rows(). */
+struct sort_half {
+	u64 *rows;
+	u32 n;
+	int words, sym_word;
+};
+
+static void *sort_half_main(void *arg)
+{
+	struct sort_half *sh = arg;
+
+	sort_rows_serial(sh->rows, sh->n, sh->words, sh->sym_word);
+	return NULL;
+}
+
+/* Rows below this are sorted on one thread. */
+#define PARALLEL_SORT_MIN 16384
+
+/*
+ * Sorts rows (no two equal, so any sort gives the same order): big arrays
+ * as two halves, the second on another thread, then one merge.
+ */
+static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
+{
+	struct sort_half second;
+	pthread_t thread;
+	u32 half = n / 2, i = 0, j = half;
+	u64 *tmp, *out;
+
+	if (n < PARALLEL_SORT_MIN) {
+		sort_rows_serial(rows, n, words, sym_word);
+		return;
+	}
+	second = (struct sort_half){ rows + (size_t)half * words, n - half, words, sym_word };
+	if (pthread_create(&thread, NULL, sort_half_main, &second)) {
+		sort_rows_serial(rows, n, words, sym_word);
+		return;
+	}
+	sort_rows_serial(rows, half, words, sym_word);
+	pthread_join(thread, NULL);
+	tmp = xmalloc((size_t)n * words * sizeof(u64));
+	out = tmp;
+	while (i < half && j < n) {
+		const u64 *x = rows + (size_t)i * words, *y = rows + (size_t)j * words;
+
+		if (row_cmp(y, x, words, sym_word) < 0) {
+			row_copy(out, y, words);
+			j++;
+		} else {
+			row_copy(out, x, words);
+			i++;
+		}
+		out += words;
+	}
+	memcpy(out, rows + (size_t)i * words, (size_t)(half - i) * words * sizeof(u64));
+	out += (size_t)(half - i) * words;
+	memcpy(out, rows + (size_t)j * words, (size_t)(n - j) * words * sizeof(u64));
+	memcpy(rows, tmp, (size_t)n * words * sizeof(u64));
 	free(tmp);
 }
 

@@ -75,6 +75,7 @@ struct session {
 	struct map *kernel_map;		/* [kernel.kallsyms], or NULL */
 	int kernel_loaded;		/* its symbols were loaded */
 	int opts_vmlinux;		/* -k given: "[kernel.vmlinux]" */
+	u32 comm_epoch;			/* comm strings rewritten in place */
 };
 
 /* ---- map arrays -------------------------------------------------------- */
@@ -319,6 +320,7 @@ static void thread_set_comm(struct session *s, struct thread *t, const char *com
 	if (!t->comm_set && t->comm == t->default_comm && len < COMM_BUF) {
 		memcpy(t->default_comm, comm, len);
 		t->default_comm[len] = 0;
+		s->comm_epoch++;
 	} else {
 		t->comm = arena_strndup(&s->arena, comm, len);
 	}
@@ -742,6 +744,7 @@ int session_resolve_flags(struct session *s, const struct pd_event *ev,
 	t = thread_lookup(s, pid, tid, 1);
 	al->thread = t;
 	al->comm = t->comm;
+	al->comm_epoch = s->comm_epoch;
 	al->pid = t->pid;
 	al->tid = t->tid;
 	find_addr(s, t, ev->hdr->misc & PD_MISC_CPUMODE_MASK, sample->ip, flags, al);
@@ -761,6 +764,7 @@ int session_resolve_addr_flags(struct session *s, const struct addr_location *sa
 	(void)time;
 	al->thread = sample_al->thread;
 	al->comm = sample_al->comm;
+	al->comm_epoch = sample_al->comm_epoch;
 	al->pid = sample_al->pid;
 	al->tid = sample_al->tid;
 	find_addr(s, sample_al->thread, cpumode, addr, flags, al);
@@ -793,6 +797,8 @@ struct session *session_new(struct pd_file *f, const struct session_opts *opts)
 	s->kmaps.arr = &s->karr;
 	s->karr.refs = 1;
 	read_build_ids(s);
+	/* the kernel's symbols are wanted early: read them meanwhile */
+	kallsyms_prefetch(&s->dsos, dso_table_find(&s->dsos, "[kernel.kallsyms]"));
 	/* perf_session__register_idle_thread() */
 	idle = thread_lookup(s, 0, 0, 1);
 	thread_set_comm(s, idle, "swapper", 8);

@@ -35,6 +35,10 @@ struct addr_location {
 	const char *comm;	/* the thread's comm at the sample's time, as perf
 				   prints it (":<tid>" when it never had one) */
 	s32 pid, tid;
+	u32 comm_epoch;		/* how many comm strings the session had
+				   rewritten in place (see below) when comm
+				   was read: while it stays the same, every
+				   comm string handed out reads as it did */
 	struct map *map;	/* NULL: no map covers the address */
 	struct dso *dso;	/* NULL: "[unknown]" */
 	const struct symbol *sym;	/* NULL: not resolved */
@@ -125,7 +129,9 @@ u64 symbol_start(const struct symbol *sym);
  * as perf's comm__override() does; so a comm string handed out earlier may
  * read differently later.  Aggregate by the string's content only when
  * printing (perf collapses by strcmp), or by pointer before that.  Later
- * COMMs give new strings; old ones never change again.
+ * COMMs give new strings; old ones never change again.  al->comm_epoch
+ * tells when a check is due: no string was rewritten between two samples
+ * with the same epoch.
  */
 
 /* The thread's latest comm (what perf's pid/tid sort keys print). */

@@ -46,6 +46,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 
 void dso_table_exit(struct dso_table *t)
 {
+	kallsyms_prefetch_stop(t);
 	for (u32 i = 0; t->buckets && i <= t->mask; i++)
 		for (struct dso *d = t->buckets[i]; d; d = d->hash_next) {
 			dso_forget_symbols(d);

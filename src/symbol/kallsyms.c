@@ -14,6 +14,13 @@
  * The kernel dso's range (first start, last end) is what perf's
  * map__fixup_start/end() make the kernel map.
  *
+ * Reading /proc/kallsyms is slow (the kernel formats every line), and the
+ * kernel's symbols are needed at the first kernel sample, so
+ * kallsyms_prefetch() reads and splits the file the session will want on
+ * a worker thread from the start; kallsyms_load() takes those lines when
+ * the file it picks then is the same, else reads it itself.  The worker
+ * touches nothing but its own buffers.
+ *
  * Invariants: lines are parsed defensively (any garbage is skipped); no
  * fixed-size buffer is overrun; a missing file means no symbols.
  */
@@ -22,6 +29,9 @@
 
 #include <ctype.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,18 +66,107 @@ int host_kernel_build_id(u8 *bid, size_t max)
 	return 0;
 }
 
+/* One parsed line of a kallsyms file; name points into the file's text. */
+struct ksym_line {
+	u64 addr;
+	const char *name;
+	char type;
+};
+
+/* A kallsyms file read and split into lines. */
+struct ksym_file {
+	char *text;
+	struct ksym_line *v;
+	size_t nr;
+};
+
+/* A kallsyms file being read on a worker thread. */
+struct kallsyms_prefetch {
+	pthread_t thread;
+	char path[4200];
+	struct ksym_file file;
+	int ok;			/* the file was read (set by the worker) */
+	atomic_int cancel;	/* set when the result is not wanted */
+};
+
 /* Splits "addr type name" in place; 0 on success. */
 static int parse_line(char *line, u64 *addr, char *type, char **name)
 {
 	char *end;
 
-	line[strcspn(line, "\n")] = 0;
 	*addr = strtoull(line, &end, 16);
 	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
 		return -1;
 	*type = end[1];
 	*name = end + 3;
 	return **name ? 0 : -1;
+}
+
+/* Reads path and splits it into the lines parse_line() accepts, as a
+ * getline() loop would see them; stops early when *cancel is set.
+ * Returns 0, or -1 when the file cannot be read. */
+static int ksym_file_read(const char *path, struct ksym_file *f, atomic_int *cancel)
+{
+	size_t len = 0, cap = 1 << 20, alloc = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *p, *end;
+
+	memset(f, 0, sizeof(*f));
+	if (fd < 0)
+		return -1;
+	f->text = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t n;
+
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
+			break;
+		if (len == cap) {
+			cap *= 2;
+			f->text = xrealloc(f->text, cap + 1);
+		}
+		n = read(fd, f->text + len, cap - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	f->text[len] = 0;
+	for (p = f->text, end = f->text + len; p < end; ) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *name;
+		struct ksym_line *l;
+		u64 addr;
+		char type;
+
+		if (nl)
+			*nl = 0;
+		if (!parse_line(p, &addr, &type, &name)) {
+			if (f->nr == alloc) {
+				alloc = alloc ? 2 * alloc : 65536;
+				f->v = xrealloc(f->v, alloc * sizeof(*f->v));
+			}
+			l = &f->v[f->nr++];
+			l->addr = addr;
+			l->type = type;
+			l->name = name;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static void ksym_file_free(struct ksym_file *f)
+{
+	free(f->text);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+static void *prefetch_main(void *arg)
+{
+	struct kallsyms_prefetch *kp = arg;
+
+	kp->ok = !ksym_file_read(kp->path, &kp->file, &kp->cancel);
+	return NULL;
 }
 
 /* The file perf's dso__find_kallsyms() picks, in buf; NULL if none. */
@@ -95,12 +194,69 @@ static const char *kallsyms_path(struct dso_table *t, const struct dso *kernel, 
 	return buf;
 }
 
+void kallsyms_prefetch(struct dso_table *t, struct dso *kernel)
+{
+	struct kallsyms_prefetch *kp;
+	struct dso none = { 0 };
+	const char *path;
+
+	if (t->kallsyms_prefetch || t->opts.vmlinux)
+		return;
+	if (!kernel)
+		kernel = &none;
+	kp = xcalloc(1, sizeof(*kp));
+	path = kallsyms_path(t, kernel, kp->path, sizeof(kp->path));
+	if (!path) {
+		free(kp);
+		return;
+	}
+	if (path != kp->path)
+		snprintf(kp->path, sizeof(kp->path), "%s", path);
+	if (pthread_create(&kp->thread, NULL, prefetch_main, kp)) {
+		free(kp);
+		return;
+	}
+	t->kallsyms_prefetch = kp;
+}
+
+void kallsyms_prefetch_stop(struct dso_table *t)
+{
+	struct kallsyms_prefetch *kp = t->kallsyms_prefetch;
+
+	if (!kp)
+		return;
+	atomic_store(&kp->cancel, 1);
+	pthread_join(kp->thread, NULL);
+	ksym_file_free(&kp->file);
+	free(kp);
+	t->kallsyms_prefetch = NULL;
+}
+
+/* The lines of path: the prefetched ones when they are of path, else
+ * read now.  Returns 0 or -1. */
+static int kallsyms_lines(struct dso_table *t, const char *path, struct ksym_file *f)
+{
+	struct kallsyms_prefetch *kp = t->kallsyms_prefetch;
+
+	if (kp) {
+		pthread_join(kp->thread, NULL);
+		t->kallsyms_prefetch = NULL;
+		if (kp->ok && !strcmp(kp->path, path)) {
+			*f = kp->file;
+			free(kp);
+			return 0;
+		}
+		ksym_file_free(&kp->file);
+		free(kp);
+	}
+	return ksym_file_read(path, f, NULL);
+}
+
 int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 		  struct symbol_list *l)
 {
-	char pbuf[4200], *line = NULL;
-	size_t cap = 0;
-	FILE *fp;
+	char pbuf[4200];
+	struct ksym_file f;
 	u64 ref_addr = 0, delta = 0;
 	int have_ref = !t->ref_reloc_sym;
 	struct symbol_list all = { .arena = t->arena };
@@ -108,15 +264,13 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 
 	if (!path)
 		path = kallsyms_path(t, kernel, pbuf, sizeof(pbuf));
-	if (!path || !(fp = fopen(path, "r")))
+	if (!path || kallsyms_lines(t, path, &f))
 		return -1;
-	while (getline(&line, &cap, fp) > 0) {
-		u64 addr;
-		char type, up;
-		char *name;
+	for (size_t i = 0; i < f.nr; i++) {
+		u64 addr = f.v[i].addr;
+		char type = f.v[i].type, up;
+		const char *name = f.v[i].name;
 
-		if (parse_line(line, &addr, &type, &name))
-			continue;
 		up = (char)toupper((unsigned char)type);
 		if (!have_ref && (up == 'T' || up == 'W') && !strcmp(name, t->ref_reloc_sym)) {
 			ref_addr = addr;
@@ -128,8 +282,7 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 				type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL,
 				(up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT);
 	}
-	free(line);
-	fclose(fp);
+	ksym_file_free(&f);
 	if (!have_ref) {
 		free(all.v);
 		return -1;

@@ -108,6 +108,7 @@ struct dso_table {
 	   map's start, or NULL when no map has it */
 	struct dso *(*find_module)(void *ctx, const char *short_name, u64 *map_start);
 	void *module_ctx;
+	struct kallsyms_prefetch *kallsyms_prefetch;	/* kallsyms_prefetch() */
 };
 
 /* Initializes t; arena outlives it. */
@@ -214,6 +215,11 @@ int perf_map_load(struct arena *arena, const char *path, struct symtree *st);
  * the kernel symbol count or -1. */
 int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 		  struct symbol_list *l);
+/* Starts reading the kallsyms file kallsyms_load() would pick now for
+ * kernel (NULL: no build-id known) on a worker thread. */
+void kallsyms_prefetch(struct dso_table *t, struct dso *kernel);
+/* Stops and frees an unused prefetch (dso_table_exit()). */
+void kallsyms_prefetch_stop(struct dso_table *t);
 /* The running kernel's build-id from /sys/kernel/notes; size or 0. */
 int host_kernel_build_id(u8 *bid, size_t max);
 
