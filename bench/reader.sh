@@ -18,6 +18,8 @@
 # BENCH_REPS (default 5).
 
 set -eu
+. "$(dirname "$0")/lib.bash"
+label_width=30 ratio_width=40
 root=$(cd "$(dirname "$0")/.." && pwd)
 PROF=${PROF:-$root/prof}
 case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
@@ -112,32 +114,6 @@ size=$(stat -c %s "$file")
 samples=$(nr_samples "$file")
 cat "$file" >/dev/null	# page-cache it
 
-# measure NAME CMD LABEL: runs CMD (a shell string) $reps times, sets
-# t_NAME / m_NAME to the median seconds and peak RSS in KB, prints a row
-measure()
-{
-	local name=$1 cmd=$2 i start end
-
-	: >"$data_dir/times"
-	for ((i = 0; i < reps; i++)); do
-		start=$EPOCHREALTIME
-		if ! /usr/bin/time -f '%M' -o "$data_dir/rss" \
-			bash -c "$cmd" >/dev/null 2>"$data_dir/err"; then
-			echo "reader.sh: failed: $cmd" >&2
-			head -n 5 "$data_dir/err" >&2
-			exit 1
-		fi
-		end=$EPOCHREALTIME
-		echo "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') $(cat "$data_dir/rss")" \
-			>>"$data_dir/times"
-	done
-	# median of each column on its own
-	t=$(sort -n -k1,1 "$data_dir/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $1 }')
-	m=$(sort -n -k2,2 "$data_dir/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $2 }')
-	printf -v "t_$name" '%s' "$t"
-	printf -v "m_$name" '%s' "$m"
-	printf '  %-30s %8.3f s %9.1f MB\n' "$3" "$t" "$(echo "$m" | awk '{ print $1 / 1024 }')"
-}
 
 printf 'reader benchmark: %s\n  %.1f MB, %s samples, %d runs each (medians)\n\n' \
 	"$file" "$(awk -v s="$size" 'BEGIN { print s / 1048576 }')" "$samples" "$reps"
@@ -148,17 +124,6 @@ measure prof_stats "'$PROF' report --stats -i '$file' > /dev/null" "prof report 
 measure perf_dump "perf report -D -i '$file' > /dev/null" "perf report -D"
 measure prof_dump "'$PROF' report -D -i '$file' > /dev/null" "prof report -D"
 
-# ratio A B TARGET OP LABEL: prints A/B against TARGET (OP: ge or le)
-ratio()
-{
-	awk -v a="$1" -v b="$2" -v target="$3" -v op="$4" -v label="$5" 'BEGIN {
-		if (b <= 0) b = 0.001
-		r = a / b
-		met = (op == "ge") ? r >= target : r <= target
-		printf "  %-40s %7.2fx  (target %s %gx) %s\n", label, r,
-			op == "ge" ? ">=" : "<=", target, met ? "met" : "MISSED"
-	}'
-}
 
 echo
 echo "ratios:"
@@ -167,4 +132,3 @@ ratio "$t_prof_stats" "$t_cat" 3 le "--stats: prof time / cat time"
 ratio "$t_perf_dump" "$t_prof_dump" 5 ge "-D: perf time / prof time"
 ratio "$m_perf_stats" "$m_prof_stats" 1 ge "--stats: perf RSS / prof RSS"
 ratio "$m_perf_dump" "$m_prof_dump" 1 ge "-D: perf RSS / prof RSS"
-rm -f "$data_dir/times" "$data_dir/rss" "$data_dir/err"

@@ -19,6 +19,8 @@
 # BENCH_REPS (default 5).
 
 set -eu
+. "$(dirname "$0")/lib.bash"
+label_width=48 ratio_width=48
 root=$(cd "$(dirname "$0")/.." && pwd)
 PROF=${PROF:-$root/prof}
 case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
@@ -32,57 +34,19 @@ if [ ! -f "$file" ]; then
 	BENCH_DATA=$data_dir bash "$root/bench/reader.sh"
 fi
 cat "$file" >/dev/null	# page-cache it
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-# measure NAME CMD LABEL: runs CMD (a shell string) $reps times, sets
-# t_NAME / m_NAME to the median seconds and peak RSS in KB, prints a row
-measure()
-{
-	local name=$1 cmd=$2 i start end t m
 
-	: >"$tmp/times"
-	for ((i = 0; i < reps; i++)); do
-		start=$EPOCHREALTIME
-		if ! /usr/bin/time -f '%M' -o "$tmp/rss" \
-			bash -c "$cmd" >/dev/null 2>"$tmp/err"; then
-			echo "report.sh: failed: $cmd" >&2
-			head -n 5 "$tmp/err" >&2
-			exit 1
-		fi
-		end=$EPOCHREALTIME
-		echo "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') $(cat "$tmp/rss")" \
-			>>"$tmp/times"
-	done
-	t=$(sort -n -k1,1 "$tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $1 }')
-	m=$(sort -n -k2,2 "$tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $2 }')
-	printf -v "t_$name" '%s' "$t"
-	printf -v "m_$name" '%s' "$m"
-	printf '  %-48s %8.3f s %9.1f MB\n' "$3" "$t" "$(echo "$m" | awk '{ print $1 / 1024 }')"
-}
-
-# ratio A B TARGET OP LABEL: prints A/B against TARGET (OP: ge or le)
-ratio()
-{
-	awk -v a="$1" -v b="$2" -v target="$3" -v op="$4" -v label="$5" 'BEGIN {
-		if (b <= 0) b = 0.001
-		r = a / b
-		met = (op == "ge") ? r >= target : r <= target
-		printf "  %-48s %7.2fx  (target %s %gx) %s\n", label, r,
-			op == "ge" ? ">=" : "<=", target, met ? "met" : "MISSED"
-	}'
-}
 
 flat="--stdio --no-children -g none"
 bydso="--stdio --sort comm,dso -g none"
 
 # same output first, so the timings compare like with like
 for opts in "$flat" "$bydso"; do
-	perf report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$tmp/perf.out"
-	"$PROF" report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$tmp/prof.out" || true
-	if ! diff -q "$tmp/perf.out" "$tmp/prof.out" >/dev/null; then
-		echo "report.sh: warning: outputs differ for '$opts' ($(diff "$tmp/perf.out" \
-			"$tmp/prof.out" | grep -c '^[<>]') lines)" >&2
+	perf report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/perf.out"
+	"$PROF" report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/prof.out" || true
+	if ! diff -q "$bench_tmp/perf.out" "$bench_tmp/prof.out" >/dev/null; then
+		echo "report.sh: warning: outputs differ for '$opts' ($(diff "$bench_tmp/perf.out" \
+			"$bench_tmp/prof.out" | grep -c '^[<>]') lines)" >&2
 	fi
 done
 

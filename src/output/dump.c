@@ -30,6 +30,7 @@
  */
 #include "dump.h"
 #include "../format/evname.h"
+#include "../symbol/symbol.h"
 #include "../util/arena.h"
 #include "../util/error.h"
 
@@ -625,15 +626,9 @@ static const char *user_dso_name(struct dump_state *st, const struct thread *t, 
 	return name;
 }
 
-static void do_mmap(struct dump_state *st, const struct rec *r, u16 misc)
+/* " PID/TID: [START(LEN) @ PGOFF", the start of MMAP and MMAP2 lines. */
+static void print_map_range(struct obuf *o, u32 pid, u32 tid, u64 start, u64 len, u64 pgoff)
 {
-	u32 pid = rec32(r, 8), tid = rec32(r, 12);
-	u64 start = rec64(r, 16), len = rec64(r, 24), pgoff = rec64(r, 32);
-	struct obuf *o = &st->ob;
-	u8 cpumode = misc & PD_MISC_CPUMODE_MASK;
-	const char *name;
-	struct thread *t;
-
 	ob_chr(o, ' ');
 	ob_s64(o, (s32)pid);
 	ob_chr(o, '/');
@@ -644,6 +639,18 @@ static void do_mmap(struct dump_state *st, const struct rec *r, u16 misc)
 	ob_hexalt(o, len);
 	ob_str(o, ") @ ");
 	ob_hexalt(o, pgoff);
+}
+
+static void do_mmap(struct dump_state *st, const struct rec *r, u16 misc)
+{
+	u32 pid = rec32(r, 8), tid = rec32(r, 12);
+	u64 start = rec64(r, 16), len = rec64(r, 24), pgoff = rec64(r, 32);
+	struct obuf *o = &st->ob;
+	u8 cpumode = misc & PD_MISC_CPUMODE_MASK;
+	const char *name;
+	struct thread *t;
+
+	print_map_range(o, pid, tid, start, len, pgoff);
 	ob_str(o, "]: ");
 	ob_chr(o, (misc & PD_MISC_MMAP_DATA) ? 'r' : 'x');
 	ob_chr(o, ' ');
@@ -672,16 +679,7 @@ static void do_mmap2(struct dump_state *st, const struct rec *r, u16 misc)
 	const char *name;
 	struct thread *t;
 
-	ob_chr(o, ' ');
-	ob_s64(o, (s32)pid);
-	ob_chr(o, '/');
-	ob_s64(o, (s32)tid);
-	ob_str(o, ": [");
-	ob_hexalt(o, start);
-	ob_chr(o, '(');
-	ob_hexalt(o, len);
-	ob_str(o, ") @ ");
-	ob_hexalt(o, pgoff);
+	print_map_range(o, pid, tid, start, len, pgoff);
 	if (misc & PD_MISC_EXACT_IP) {	/* MMAP_BUILD_ID: u8 size, 3 pad, 20 bytes */
 		u32 n = r->size > 40 ? r->p[40] : 0;
 
@@ -1143,33 +1141,6 @@ static void print_read(struct obuf *o, const struct pd_evsel *e, const struct pd
 	}
 }
 
-/* The running kernel's build-id from /sys/kernel/notes; 0 if unknown. */
-static int host_build_id(u8 *bid)
-{
-	u8 buf[4096];
-	FILE *fp = fopen("/sys/kernel/notes", "r");
-	size_t n, off = 0;
-
-	if (!fp)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), fp);
-	fclose(fp);
-	while (off + 12 <= n) {
-		u32 namesz = pd_get32(buf + off), descsz = pd_get32(buf + off + 4);
-		u32 type = pd_get32(buf + off + 8);
-		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
-
-		if (desc_off + descsz > n)
-			break;
-		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) && descsz <= 20) {
-			memcpy(bid, buf + desc_off, descsz);
-			return (int)descsz;
-		}
-		off = desc_off + ((descsz + 3) & ~3u);
-	}
-	return 0;
-}
-
 /* Reads a kallsyms file as perf's dso__load_kallsyms() does and returns
  * the range perf's map__fixup_start/end() give the kernel map: first
  * kernel symbol to the end of the last one.  Returns 0 on success. */
@@ -1249,7 +1220,7 @@ static void kernel_map_load(struct dump_state *st, struct map_range *m)
 
 	st->kernel_loaded = 1;
 	if (st->kernel_bid_size) {
-		host_size = host_build_id(host);
+		host_size = host_kernel_build_id(host, sizeof(host));
 		if (host_size != st->kernel_bid_size || memcmp(host, st->kernel_bid, host_size)) {
 			const char *home = getenv("HOME");
 			int n;

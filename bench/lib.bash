@@ -1,0 +1,47 @@
+# bench/lib.bash - what the benchmark scripts share; sourced, not run.
+#
+# The script sets reps (runs per command), label_width and ratio_width (the
+# label columns of measure's and ratio's rows) before calling them.  Scratch files go into a
+# temporary folder removed on exit.
+
+bench_tmp=$(mktemp -d)
+trap 'rm -rf "$bench_tmp"' EXIT
+
+# measure NAME CMD LABEL: runs CMD (a shell string) $reps times, sets
+# t_NAME / m_NAME to the median seconds and peak RSS in KB, prints a row
+measure()
+{
+	local name=$1 cmd=$2 i start end t m
+
+	: >"$bench_tmp/times"
+	for ((i = 0; i < reps; i++)); do
+		start=$EPOCHREALTIME
+		if ! /usr/bin/time -f '%M' -o "$bench_tmp/rss" \
+			bash -c "$cmd" >/dev/null 2>"$bench_tmp/err"; then
+			echo "$(basename "$0"): failed: $cmd" >&2
+			head -n 5 "$bench_tmp/err" >&2
+			exit 1
+		fi
+		end=$EPOCHREALTIME
+		echo "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') $(cat "$bench_tmp/rss")" \
+			>>"$bench_tmp/times"
+	done
+	# median of each column on its own
+	t=$(sort -n -k1,1 "$bench_tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $1 }')
+	m=$(sort -n -k2,2 "$bench_tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $2 }')
+	printf -v "t_$name" '%s' "$t"
+	printf -v "m_$name" '%s' "$m"
+	printf "  %-${label_width}s %8.3f s %9.1f MB\n" "$3" "$t" "$(echo "$m" | awk '{ print $1 / 1024 }')"
+}
+
+# ratio A B TARGET OP LABEL: prints A/B against TARGET (OP: ge or le)
+ratio()
+{
+	awk -v a="$1" -v b="$2" -v target="$3" -v op="$4" -v label="$5" -v w="$ratio_width" 'BEGIN {
+		if (b <= 0) b = 0.001
+		r = a / b
+		met = (op == "ge") ? r >= target : r <= target
+		printf "  %-" w "s %7.2fx  (target %s %gx) %s\n", label, r,
+			op == "ge" ? ">=" : "<=", target, met ? "met" : "MISSED"
+	}'
+}
