@@ -330,7 +330,8 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 			line.len = 0;
 		}
 	}
-	fwrite(line.buf, 1, line.len, out);
+	if (line.len)	/* no rows: the buffer was never allocated */
+		fwrite(line.buf, 1, line.len, out);
 	free(line.buf);
 	fputs("\n\n", out);
 }
