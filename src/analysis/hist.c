@@ -1052,6 +1052,30 @@ static inline void row_copy(u64 *dst, const u64 *src, int words)
 
 /* Sorts n rows of `words` u64s (a merge sort moving whole rows, so that
  * every pass reads and writes memory in order). */
+/* Merges the sorted rows src[lo..mid) and src[mid..hi) into out, the left
+ * run first on ties (rows of words u64s). */
+static void merge_rows(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi, int words,
+		       int sym_word)
+{
+	u32 i = lo, j = mid;
+
+	while (i < mid && j < hi) {
+		const u64 *x = src + (size_t)i * words, *y = src + (size_t)j * words;
+
+		if (row_cmp(y, x, words, sym_word) < 0) {
+			row_copy(out, y, words);
+			j++;
+		} else {
+			row_copy(out, x, words);
+			i++;
+		}
+		out += words;
+	}
+	memcpy(out, src + (size_t)i * words, (size_t)(mid - i) * words * sizeof(u64));
+	out += (size_t)(mid - i) * words;
+	memcpy(out, src + (size_t)j * words, (size_t)(hi - j) * words * sizeof(u64));
+}
+
 static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
 {
 	const u32 run = 16;
@@ -1077,24 +1101,8 @@ static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
 		for (u32 lo = 0; lo < n; lo += 2 * width) {
 			u32 mid = lo + width < n ? lo + width : n;
 			u32 hi = lo + 2 * width < n ? lo + 2 * width : n;
-			u32 i = lo, j = mid;
-			u64 *out = dst + (size_t)lo * words;
 
-			while (i < mid && j < hi) {
-				const u64 *x = src + (size_t)i * words, *y = src + (size_t)j * words;
-
-				if (row_cmp(y, x, words, sym_word) < 0) {
-					row_copy(out, y, words);
-					j++;
-				} else {
-					row_copy(out, x, words);
-					i++;
-				}
-				out += words;
-			}
-			memcpy(out, src + (size_t)i * words, (size_t)(mid - i) * words * sizeof(u64));
-			out += (size_t)(mid - i) * words;
-			memcpy(out, src + (size_t)j * words, (size_t)(hi - j) * words * sizeof(u64));
+			merge_rows(src, dst + (size_t)lo * words, lo, mid, hi, words, sym_word);
 		}
 		t = src;
 		src = dst;
@@ -1131,8 +1139,8 @@ static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
 {
 	struct sort_half second;
 	pthread_t thread;
-	u32 half = n / 2, i = 0, j = half;
-	u64 *tmp, *out;
+	u32 half = n / 2;
+	u64 *tmp;
 
 	if (n < PARALLEL_SORT_MIN) {
 		sort_rows_serial(rows, n, words, sym_word);
@@ -1146,22 +1154,7 @@ static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
 	sort_rows_serial(rows, half, words, sym_word);
 	pthread_join(thread, NULL);
 	tmp = xmalloc((size_t)n * words * sizeof(u64));
-	out = tmp;
-	while (i < half && j < n) {
-		const u64 *x = rows + (size_t)i * words, *y = rows + (size_t)j * words;
-
-		if (row_cmp(y, x, words, sym_word) < 0) {
-			row_copy(out, y, words);
-			j++;
-		} else {
-			row_copy(out, x, words);
-			i++;
-		}
-		out += words;
-	}
-	memcpy(out, rows + (size_t)i * words, (size_t)(half - i) * words * sizeof(u64));
-	out += (size_t)(half - i) * words;
-	memcpy(out, rows + (size_t)j * words, (size_t)(n - j) * words * sizeof(u64));
+	merge_rows(rows, tmp, 0, half, n, words, sym_word);
 	memcpy(rows, tmp, (size_t)n * words * sizeof(u64));
 	free(tmp);
 }
