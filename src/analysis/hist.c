@@ -444,8 +444,8 @@ static int in_ints(const s32 *v, int n, s32 x)
 	return 0;
 }
 
-u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
-		      const struct addr_location *al, u64 ip)
+u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *flt,
+			  const struct addr_location *al)
 {
 	u8 bits = 0;
 
@@ -473,28 +473,39 @@ u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
 				bits |= FILTER_DSO;
 		}
 	}
+	return bits;
+}
+
+u8 hist_filter_symbol(struct hist_strings *hs, const struct hist_filters *flt,
+		      const struct symbol *sym, int has_map, u64 ip)
+{
+	u32 v = 0;
+
+	if (!flt->symbols)
+		return 0;
 	/* perf's machine__resolve(): a name in the list, else (with a map)
 	   the sample's address in the address list */
-	if (flt->symbols) {
-		u32 v = 0;
+	if (sym) {
+		u32 i = ptr_map_slot(&hs->sym_verdict, sym);
 
-		if (al->sym) {
-			u32 i = ptr_map_slot(&hs->sym_verdict, al->sym);
-
-			if (hs->sym_verdict.keys[i]) {
-				v = hs->sym_verdict.vals[i];
-			} else {
-				v = in_list(flt->symbols, symbol_name(al->sym));
-				ptr_map_put(&hs->sym_verdict, al->sym, v);
-			}
+		if (hs->sym_verdict.keys[i]) {
+			v = hs->sym_verdict.vals[i];
+		} else {
+			v = in_list(flt->symbols, symbol_name(sym));
+			ptr_map_put(&hs->sym_verdict, sym, v);
 		}
-		if (!v && al->map)
-			for (int i = 0; i < flt->nr_sym_addrs && !v; i++)
-				v = flt->sym_addrs[i] == ip;
-		if (!v)
-			bits |= FILTER_SYMBOL;
 	}
-	return bits;
+	if (!v && has_map)
+		for (int i = 0; i < flt->nr_sym_addrs && !v; i++)
+			v = flt->sym_addrs[i] == ip;
+	return v ? 0 : FILTER_SYMBOL;
+}
+
+u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
+		      const struct addr_location *al, u64 ip)
+{
+	return hist_filter_thread_dso(hs, flt, al) |
+	       hist_filter_symbol(hs, flt, al->sym, al->map != NULL, ip);
 }
 
 /* ---- entries -------------------------------------------------------------- */
@@ -696,10 +707,9 @@ static int add(struct hists *h, const struct hist_pending *p)
 	return 0;
 }
 
-int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
-	      u64 period, u8 filtered)
+void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
+		   u64 period, u8 filtered, struct hist_pending *p)
 {
-	struct hist_pending *p = &h->cur;
 	struct hist_strings *hs = h->strs;
 
 	p->key.comm = comm_id(hs, al->comm, al->comm_epoch, &p->origin.comm_slot);
@@ -711,38 +721,67 @@ int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	p->key.level = al->level;
 	p->key.filtered = filtered;
 	p->key.period = period;
-	p->key.hash = key_hash(h->lay->key_mask, &p->key);
 	p->origin.thread = al->thread;
 	p->chain = 0;
-	h->chain_dsos[0] = al->dso;
+}
+
+int hists_add_prepared(struct hists *h, const struct hist_pending *prepared,
+		       const struct symbol *sym, u8 filtered, const struct dso *dso)
+{
+	struct hist_pending *p = &h->cur;
+
+	*p = *prepared;
+	p->key.sym = sym;
+	p->key.filtered |= filtered;
+	p->key.hash = key_hash(h->lay->key_mask, &p->key);
+	h->chain_dsos[0] = dso;
 	h->nr_chain_dsos = 1;
 	h->nr_samples++;
 	return add(h, p);
 }
 
+int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
+	      u64 period, u8 filtered)
+{
+	struct hist_pending p;
+
+	hists_prepare(h, al, cpu, period, filtered, &p);
+	return hists_add_prepared(h, &p, al->sym, 0, al->dso);
+}
+
+u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso)
+{
+	return dso ? dso_id(strs, dso) : 0;
+}
+
+int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym,
+			 u64 addr, char level)
+{
+	struct hist_pending p = h->cur;
+
+	p.chain = 1;
+	p.key.dso_name = dso_name;
+	p.key.sym = sym;
+	p.key.addr = addr;
+	p.key.level = level;
+	p.key.hash = key_hash(h->lay->key_mask, &p.key);
+	return add(h, &p);
+}
+
 int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 		    u64 addr, char level)
 {
-	unsigned mask = h->lay->key_mask;
-	struct hist_pending p;
-
 	/* without a symbol key the sample's entries are named by their DSOs
 	   alone: a DSO seen in this sample is an entry already counted */
-	if (!(mask & (1u << HD_SYM))) {
+	if (!(h->lay->key_mask & (1u << HD_SYM))) {
 		for (u32 i = 0; i < h->nr_chain_dsos; i++)
 			if (h->chain_dsos[i] == node_al->dso)
 				return 0;
 		if (h->nr_chain_dsos < sizeof(h->chain_dsos) / sizeof(h->chain_dsos[0]))
 			h->chain_dsos[h->nr_chain_dsos++] = node_al->dso;
 	}
-	p = h->cur;
-	p.chain = 1;
-	p.key.dso_name = node_al->dso ? dso_id(h->strs, node_al->dso) : 0;
-	p.key.sym = node_al->sym;
-	p.key.addr = addr;
-	p.key.level = level;
-	p.key.hash = key_hash(mask, &p.key);
-	return add(h, &p);
+	return hists_add_chain_node(h, hist_dso_id(h->strs, node_al->dso), node_al->sym,
+				    addr, level);
 }
 
 void hists_set_sym(struct hists *h, const struct symbol *sym)

@@ -173,6 +173,14 @@ void hists_release(struct hists *h);
  * address as recorded. */
 u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
 		      const struct addr_location *al, u64 ip);
+/* hist_filter_sample() in two halves, for when the symbol is looked up on
+ * another thread: the thread (comm, pid, tid) and DSO filters, and the
+ * symbol filter (has_map: the sample's address fell in a map).  Each half
+ * may run on its own thread. */
+u8 hist_filter_thread_dso(struct hist_strings *strs, const struct hist_filters *flt,
+			  const struct addr_location *al);
+u8 hist_filter_symbol(struct hist_strings *strs, const struct hist_filters *flt,
+		      const struct symbol *sym, int has_map, u64 ip);
 
 /*
  * Adds one sample.  With a symbol key the add may wait in the queue (to
@@ -183,6 +191,24 @@ u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
  */
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	      u64 period, u8 filtered);
+
+/*
+ * hists_add() in two halves, for when symbols are looked up on another
+ * thread: hists_prepare() reads the strings of al (comm, DSO) on the thread
+ * that resolved it, and hists_add_prepared() adds the result with the
+ * symbol found meanwhile (and more filter bits), on the thread that owns
+ * h's entries.  The halves keep the order of the adds.
+ */
+void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
+		   u64 period, u8 filtered, struct hist_pending *p);
+int hists_add_prepared(struct hists *h, const struct hist_pending *p,
+		       const struct symbol *sym, u8 filtered, const struct dso *dso);
+/* The string id of a DSO's name (0 for NULL), on the thread that prepares. */
+u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso);
+/* hists_add_chain() for a histogram with a symbol key, from the node's
+ * DSO name id (hist_dso_id()) and symbol: the owner's half. */
+int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym,
+			 u64 addr, char level);
 
 /*
  * Children mode: adds the last sample's period to the accumulated period

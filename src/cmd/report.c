@@ -8,6 +8,13 @@
  * per event that has samples.  Output goes through a pager when stdout is
  * a terminal; a progress line is drawn on stderr when it is a terminal and
  * the work takes more than about a second.
+ *
+ * With a symbol sort key and two CPUs the flat report runs on two threads:
+ * this one reads the records, keeps the session model and resolves each
+ * sample to its thread, comm, map and DSO (the part that depends on the
+ * order of the records); the histogram thread looks the symbols up and
+ * adds to the histograms.  They talk through a batchq of the items below,
+ * in record order, so the result is that of one thread.
  */
 #include "cmds.h"
 #include "../analysis/hist.h"
@@ -18,6 +25,7 @@
 #include "../output/report_stdio.h"
 #include "../output/stats.h"
 #include "../session/session.h"
+#include "../util/batchq.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 
@@ -62,6 +70,7 @@ struct report_ctx {
 	int children_opt;		/* --children: 1, --no-children: 0, else -1 */
 	const char *call_graph;		/* -g */
 	const char *vmlinux, *symfs;	/* -k, --symfs */
+	int threads;			/* --threads: 1 keeps to one thread */
 
 	/* processing state */
 	struct session *session;
@@ -73,6 +82,11 @@ struct report_ctx {
 	int children;			/* children mode (cumulated call chains) */
 	int resolve_flags;		/* SESSION_NO_SYMBOL when no key, column
 					   or filter names a symbol */
+	struct batchq *pipe;		/* symbol keys on two threads: samples go
+					   to the histogram thread through it */
+	struct hists *pipe_hists;	/* histogram thread: the last sample's */
+	const unsigned char **pipe_items;	/* histogram thread: where the
+					   items of its batch start */
 	u64 nr_records;
 	double progress_start, progress_last;
 	int progress_shown;
@@ -383,6 +397,100 @@ static void setup_pager(void)
 
 /* ---- the flat report ---------------------------------------------------------- */
 
+/* What the histogram thread is handed: a sample, then its chain's nodes. */
+enum { ITEM_SAMPLE, ITEM_NODE };
+
+struct item_sample {
+	u32 kind;		/* ITEM_SAMPLE */
+	u32 evsel_idx;		/* which histogram */
+	struct dso *dso;	/* look the symbol up here, at p.key.addr */
+	u64 ip;			/* the sample's address, for --symbols */
+	int has_map;
+	struct hist_pending p;	/* hists_prepare()d */
+};
+
+struct item_node {
+	u32 kind;		/* ITEM_NODE: a chain node of the last sample */
+	u32 dso_name;		/* hist_dso_id() of dso */
+	struct dso *dso;	/* look the symbol up here, at addr */
+	u64 addr;		/* map-relative */
+	u64 ip;			/* as recorded */
+	char level;
+};
+
+/* The pipe between the threads: PIPE_BATCHES batches of PIPE_BATCH bytes. */
+#define PIPE_BATCH (128 << 10)
+#define PIPE_BATCHES 32
+
+#define ITEM_SIZE(t)	((sizeof(t) + 7) & ~(size_t)7)
+
+/* How many items ahead the histogram thread prefetches symbol lookups:
+ * their buckets at PREFETCH_FAR, their ranges at PREFETCH_NEAR. */
+#define PREFETCH_FAR 16
+#define PREFETCH_NEAR 8
+
+/* The dso and map-relative address an item looks its symbol up at. */
+static void item_lookup(const unsigned char *p, const struct dso **dso, u64 *addr)
+{
+	if (*(const u32 *)p == ITEM_SAMPLE) {
+		const struct item_sample *it = (const void *)p;
+
+		*dso = it->dso;
+		*addr = it->p.key.addr;
+	} else {
+		const struct item_node *it = (const void *)p;
+
+		*dso = it->dso;
+		*addr = it->addr;
+	}
+}
+
+/* The histogram thread's work on one batch of items: first where each
+ * item starts, then the items in order, prefetching ahead. */
+static void consume_items(void *arg, const void *items, size_t len)
+{
+	struct report_ctx *ctx = arg;
+	const unsigned char *p = items, *end = p + len, **v = ctx->pipe_items;
+	u32 n = 0;
+
+	while (p < end) {
+		v[n++] = p;
+		p += *(const u32 *)p == ITEM_SAMPLE ? ITEM_SIZE(struct item_sample)
+						    : ITEM_SIZE(struct item_node);
+	}
+	for (u32 i = 0; i < n; i++) {
+		const struct dso *pf_dso;
+		const struct symbol *sym = NULL;
+		u64 pf_addr;
+
+		if (i + PREFETCH_FAR < n) {
+			item_lookup(v[i + PREFETCH_FAR], &pf_dso, &pf_addr);
+			session_prefetch_symbol(pf_dso, pf_addr, 0);
+		}
+		if (i + PREFETCH_NEAR < n) {
+			item_lookup(v[i + PREFETCH_NEAR], &pf_dso, &pf_addr);
+			session_prefetch_symbol(pf_dso, pf_addr, 1);
+		}
+		if (*(const u32 *)v[i] == ITEM_SAMPLE) {
+			const struct item_sample *it = (const void *)v[i];
+			u8 filtered;
+
+			if (it->dso)
+				sym = session_find_symbol(ctx->session, it->dso, it->p.key.addr);
+			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym,
+						      it->has_map, it->ip);
+			ctx->pipe_hists = &ctx->hists[it->evsel_idx];
+			hists_add_prepared(ctx->pipe_hists, &it->p, sym, filtered, it->dso);
+		} else {
+			const struct item_node *it = (const void *)v[i];
+
+			if (it->dso)
+				sym = session_find_symbol(ctx->session, it->dso, it->addr);
+			hists_add_chain_node(ctx->pipe_hists, it->dso_name, sym, it->ip, it->level);
+		}
+	}
+}
+
 /* Maps a sample's call chain reached, for skipping resolution. */
 #define CHAIN_MAPS 8
 
@@ -464,7 +572,8 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 			continue;
 		}
 		if (session_resolve_addr_flags(ctx->session, al, sample->time, modes[i],
-					       ips[i], ctx->resolve_flags, &node)) {
+					       ips[i], ctx->resolve_flags | (ctx->pipe ? SESSION_NO_SYMBOL : 0),
+					       &node)) {
 			node = *al;
 			node.map = NULL;
 			node.dso = NULL;
@@ -479,7 +588,16 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 				maps[nr_maps++].level = level;
 			}
 		}
-		if (hists_add_chain(h, &node, ips[i], level) && ctx->resolve_flags) {
+		if (ctx->pipe) {
+			struct item_node *it = batchq_alloc(ctx->pipe, sizeof(*it));
+
+			it->kind = ITEM_NODE;
+			it->dso_name = hist_dso_id(ctx->strs, node.dso);
+			it->dso = node.dso;
+			it->addr = node.addr;
+			it->ip = ips[i];
+			it->level = level;
+		} else if (hists_add_chain(h, &node, ips[i], level) && ctx->resolve_flags) {
 			session_resolve_addr_flags(ctx->session, al, sample->time, modes[i],
 						   ips[i], 0, &node);
 			hists_set_sym(h, node.sym);
@@ -494,7 +612,6 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	struct addr_location al;
 	struct pd_evsel *evsel = ev->evsel;
 	struct hists *h;
-	u8 filtered;
 
 	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress_start)
 		progress_update(ctx, f, ev->file_offset);
@@ -507,14 +624,25 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if ((ctx->time_start && sample.time < ctx->time_start) ||
 	    (ctx->time_end && sample.time > ctx->time_end))
 		return 0;
-	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags, &al))
+	if (session_resolve_flags(ctx->session, ev, &sample,
+				  ctx->resolve_flags | (ctx->pipe ? SESSION_NO_SYMBOL : 0), &al))
 		return 0;
 	if (ctx->cpu_bitmap &&
 	    (sample.cpu >= MAX_CPUS || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
 		return 0;
-	filtered = hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip);
 	h = &ctx->hists[evsel->idx];
-	if (hists_add(h, &al, (s32)sample.cpu, sample.period, filtered) &&
+	if (ctx->pipe) {
+		struct item_sample *it = batchq_alloc(ctx->pipe, sizeof(*it));
+
+		it->kind = ITEM_SAMPLE;
+		it->evsel_idx = evsel->idx;
+		it->dso = al.dso;
+		it->ip = sample.ip;
+		it->has_map = al.map != NULL;
+		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
+			      hist_filter_thread_dso(ctx->strs, &ctx->filters, &al), &it->p);
+	} else if (hists_add(h, &al, (s32)sample.cpu, sample.period,
+			     hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip)) &&
 	    ctx->resolve_flags) {
 		struct addr_location full;
 
@@ -654,7 +782,20 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
 
+	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay.key_mask & (1u << HD_SYM)) &&
+	    ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
+					  sizeof(*ctx->pipe_items));
+		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_items, ctx);
+		session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
+	}
 	ret = pd_process(f, &ops, ctx);
+	if (ctx->pipe) {
+		batchq_free(ctx->pipe);
+		ctx->pipe = NULL;
+		free(ctx->pipe_items);
+		session_set_sync(ctx->session, NULL, NULL);
+	}
 	progress_done(ctx);
 	if (ret < 0)
 		goto out;
@@ -733,6 +874,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('g', "call-graph", &ctx.call_graph, "mode", "call graph display (only 'none' so far)"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),
+		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: one; default: two when there are two CPUs)"),
 		OPT_END(),
 	};
 	struct pd_file f;

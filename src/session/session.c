@@ -76,7 +76,42 @@ struct session {
 	int kernel_loaded;		/* its symbols were loaded */
 	int opts_vmlinux;		/* -k given: "[kernel.vmlinux]" */
 	u32 comm_epoch;			/* comm strings rewritten in place */
+	void (*sync)(void *arg);	/* session_set_sync(), or NULL */
+	void *sync_arg;
 };
+
+/* Waits until no symbol lookup of another thread is under way (see
+ * session_set_sync()), before the session changes what one reads. */
+static void sync_lookups(struct session *s)
+{
+	if (s->sync)
+		s->sync(s->sync_arg);
+}
+
+/* dso_table_findnew(), saying whether the dso is new: until this returns,
+ * no other thread can know of a new one. */
+static struct dso *findnew_dso(struct session *s, const char *name, enum dso_kind kind,
+			       int *is_new)
+{
+	u32 before = s->dsos.nr;
+	struct dso *d = dso_table_findnew(&s->dsos, name, kind);
+
+	*is_new = s->dsos.nr != before;
+	return d;
+}
+
+/* Sets a dso's recorded build-id; one that other threads may be loading
+ * changes only once they are done. */
+static void set_build_id(struct session *s, struct dso *d, int is_new, const u8 *bid, u32 size)
+{
+	u32 n = size > DSO_BUILD_ID_MAX ? DSO_BUILD_ID_MAX : size;
+
+	if (d->build_id_size == n && !memcmp(d->build_id, bid, n))
+		return;
+	if (!is_new)
+		sync_lookups(s);
+	dso_set_build_id(d, bid, size);
+}
 
 /* ---- map arrays -------------------------------------------------------- */
 
@@ -471,7 +506,8 @@ static void kernel_mmap(struct session *s, const char *name, u64 start, u64 len,
 			s->dsos.ref_reloc_addr = pgoff;
 		}
 	} else if (name[0] == '/' || name[0] == '[') {
-		struct dso *d = dso_table_findnew(&s->dsos, name, DSO_KIND_MODULE);
+		int is_new;
+		struct dso *d = findnew_dso(s, name, DSO_KIND_MODULE, &is_new);
 
 		if (d->short_name[0] != '[')
 			d->short_name = module_short_name(s, name);
@@ -480,7 +516,7 @@ static void kernel_mmap(struct session *s, const char *name, u64 start, u64 len,
 		m->end = end;
 		m->dso = d;
 		if (bid_size)
-			dso_set_build_id(d, bid, bid_size);
+			set_build_id(s, d, is_new, bid, bid_size);
 		array_insert(s, &s->karr, m);
 	}
 }
@@ -505,6 +541,7 @@ static void user_mmap(struct session *s, s32 pid, s32 tid, const char *name, u64
 	int anon = is_anon(name, flags), no_dso = is_no_dso(name);
 	char buf[64];
 	enum dso_kind kind = user_dso_kind(name);
+	int is_new;
 
 	if ((anon || no_dso) && t->pid != 0 && (prot & PROT_EXEC_BIT)) {
 		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", t->pid);
@@ -520,10 +557,10 @@ static void user_mmap(struct session *s, s32 pid, s32 tid, const char *name, u64
 	m->start = start;
 	m->end = start + len;
 	m->pgoff = pgoff;
-	m->dso = dso_table_findnew(&s->dsos, name, kind);
+	m->dso = findnew_dso(s, name, kind, &is_new);
 	m->identity = anon || no_dso;
 	if (bid_size)
-		dso_set_build_id(m->dso, bid, bid_size);
+		set_build_id(s, m->dso, is_new, bid, bid_size);
 	if (!t->maps)
 		t->maps = maps_new(s);
 	array_insert(s, maps_own(t->maps), m);
@@ -604,6 +641,7 @@ static void do_ksymbol(struct session *s, const struct pd_header *h)
 	u16 flags = h->size >= 24 ? pd_get16((const u8 *)h + 22) : 0;
 	const char *name = rec_str(h, 24);
 	struct map *m;
+	int is_new = 0;
 
 	if (!name)
 		return;
@@ -615,14 +653,18 @@ static void do_ksymbol(struct session *s, const struct pd_header *h)
 	}
 	if (!m) {
 		int image = !strncmp(name, "bpf_trampoline_", 15) || !strncmp(name, "bpf_dispatcher_", 15);
-		struct dso *d = dso_table_findnew(&s->dsos, image ? "" : name, DSO_KIND_KSYMBOL);
+		struct dso *d = findnew_dso(s, image ? "" : name, DSO_KIND_KSYMBOL, &is_new);
 
+		if (!is_new)
+			sync_lookups(s);
 		m = arena_zalloc(&s->arena, sizeof(*m));
 		m->start = addr;
 		m->end = addr + len;
 		m->dso = d;
 		d->loaded = 1;
 		array_insert(s, &s->karr, m);
+	} else {
+		sync_lookups(s);
 	}
 	/* perf adds the symbol at map_ip(map->start), whatever map it hit */
 	dso_add_symbol(&s->dsos, m->dso, m->identity ? m->start : m->pgoff, len, name);
@@ -680,6 +722,8 @@ static void kernel_map_load(struct session *s)
 	struct map *m = s->kernel_map;
 
 	s->kernel_loaded = 1;
+	/* the kernel's load also fills the modules' symbols */
+	sync_lookups(s);
 	dso_load(&s->dsos, m->dso);
 	if (!m->dso->kernel_range_valid)
 		return;
@@ -866,4 +910,20 @@ u64 map_end(const struct map *m)
 u64 symbol_end(const struct symbol *sym)
 {
 	return sym->end;
+}
+
+void session_set_sync(struct session *s, void (*sync)(void *arg), void *arg)
+{
+	s->sync = sync;
+	s->sync_arg = arg;
+}
+
+const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64 addr)
+{
+	return dso_find_symbol(&s->dsos, dso, addr);
+}
+
+void session_prefetch_symbol(const struct dso *dso, u64 addr, int stage)
+{
+	dso_prefetch_symbol(dso, addr, stage);
 }

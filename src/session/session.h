@@ -113,6 +113,27 @@ int session_resolve_addr_flags(struct session *s, const struct addr_location *sa
 			       u64 time, u8 cpumode, u64 addr, int flags,
 			       struct addr_location *al);
 
+/*
+ * Two threads.  The thread that feeds session_event() may resolve with
+ * SESSION_NO_SYMBOL and hand what it found (dso, map-relative address) to
+ * one other thread, which looks the symbols up with session_find_symbol().
+ * That is safe while the session leaves the symbol tables alone; before it
+ * changes them (the kernel's load, which also fills the modules; a
+ * KSYMBOL; a new build-id for a dso the other thread may be loading), the
+ * feeding thread calls sync, which must return only once the other thread
+ * has finished every lookup it was handed.  Symbols found stay valid until
+ * session_free().
+ */
+void session_set_sync(struct session *s, void (*sync)(void *arg), void *arg);
+/* The symbol at a map-relative address of dso (al->dso, al->addr of a
+ * SESSION_NO_SYMBOL resolution), loading the dso's symbols on first use;
+ * NULL when none. */
+const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64 addr);
+
+/* Prefetches for a later session_find_symbol(s, dso, addr): stage 0
+ * first, stage 1 some lookups later (see dso_prefetch_symbol()). */
+void session_prefetch_symbol(const struct dso *dso, u64 addr, int stage);
+
 /* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
  * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */
 const char *dso_short_name(const struct dso *dso);

@@ -38,6 +38,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 {
 	memset(t, 0, sizeof(*t));
 	t->arena = arena;
+	arena_init(&t->sym_arena, 0);
 	if (opts)
 		t->opts = *opts;
 	t->mask = 255;
@@ -54,6 +55,12 @@ void dso_table_exit(struct dso_table *t)
 		}
 	free(t->buckets);
 	t->buckets = NULL;
+	for (u32 i = 0; i < t->nr_retired; i++)
+		free(t->retired[i]);
+	free(t->retired);
+	t->retired = NULL;
+	t->nr_retired = 0;
+	arena_free(&t->sym_arena);
 }
 
 struct dso *dso_table_find(struct dso_table *t, const char *long_name)
@@ -140,11 +147,15 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
 	s = &dso->extra[dso->nr_extra++];
 	s->start = start;
 	s->end = start + len;
-	s->name = arena_strdup(t->arena, name);
+	s->name = arena_strdup(&t->sym_arena, name);
 	s->binding = STB_LOCAL;
 	s->type = STT_NOTYPE;
 	if (dso->loaded) {
-		/* perf inserts into the loaded tree: reload with it merged */
+		/* perf inserts into the loaded tree: reload with it merged,
+		   keeping the old symbols readable for those who hold them */
+		t->retired = xrealloc(t->retired, (t->nr_retired + 1) * sizeof(*t->retired));
+		t->retired[t->nr_retired++] = dso->syms;
+		dso->syms = NULL;
 		dso->loaded = 0;
 		dso_forget_symbols(dso);
 	}
@@ -293,7 +304,7 @@ static void dso_install_sorted(struct dso *dso, struct symbol_list *l)
 
 void dso_load(struct dso_table *t, struct dso *dso)
 {
-	struct symbol_list l = { .arena = t->arena };
+	struct symbol_list l = { .arena = &t->sym_arena };
 	struct symtree st;
 
 	if (dso->loaded)
@@ -315,7 +326,7 @@ void dso_load(struct dso_table *t, struct dso *dso)
 		break;
 	case DSO_KIND_JIT:
 		/* perf inserts these with no end or alias fixups */
-		perf_map_load(t->arena, dso->long_name, &st);
+		perf_map_load(&t->sym_arena, dso->long_name, &st);
 		break;
 	case DSO_KIND_MODULE:	/* symbols come with the kernel's kallsyms */
 	case DSO_KIND_NOSYMS:
@@ -369,6 +380,25 @@ static const struct symbol *range_lookup(struct dso *dso, u64 addr)
 		return NULL;
 	dso->last_range = lo;
 	return &dso->syms[r[lo].sym];
+}
+
+void dso_prefetch_symbol(const struct dso *dso, u64 addr, int stage)
+{
+	u64 j;
+
+	if (!dso || !dso->loaded || !dso->nr_buckets || addr < dso->bucket_base)
+		return;
+	j = (addr - dso->bucket_base) >> dso->bucket_shift;
+	if (j + 1 >= dso->nr_buckets)
+		return;
+	if (stage == 0) {
+		__builtin_prefetch(&dso->bucket[j]);
+	} else {
+		u32 r = dso->bucket[j] ? dso->bucket[j] - 1 : 0;
+
+		__builtin_prefetch(&dso->ranges[r]);
+		__builtin_prefetch(&dso->ranges[r + 1]);
+	}
 }
 
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr)

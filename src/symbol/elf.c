@@ -348,7 +348,7 @@ static int load_table(struct dso_table *t, struct dso *dso, struct symsrc *syms,
 				sym.st_value -= ph.p_vaddr - ph.p_offset;
 		}
 		symtree_insert(st, sym.st_value, sym.st_value + sym.st_size,
-			       arena_strdup(t->arena, demangle_symbol(t->arena, name, verbose)),
+			       arena_strdup(&t->sym_arena, demangle_symbol(&t->sym_arena, name, verbose)),
 			       GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info));
 		count++;
 	}
@@ -450,8 +450,8 @@ static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symtree
 			continue;
 		name = elf_strptr(ss->elf, ss->dynshdr.sh_link, sym.st_name);
 		snprintf(buf, sizeof(buf), "%s@plt",
-			 demangle_symbol(t->arena, name ? name : "", t->opts.verbose_demangle));
-		symtree_insert(st, off, off + entry, arena_strdup(t->arena, buf), STB_GLOBAL,
+			 demangle_symbol(&t->sym_arena, name ? name : "", t->opts.verbose_demangle));
+		symtree_insert(st, off, off + entry, arena_strdup(&t->sym_arena, buf), STB_GLOBAL,
 			       STT_FUNC);
 		off += entry;
 		count++;

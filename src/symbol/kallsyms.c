@@ -259,7 +259,7 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 	struct ksym_file f;
 	u64 ref_addr = 0, delta = 0;
 	int have_ref = !t->ref_reloc_sym;
-	struct symbol_list all = { .arena = t->arena };
+	struct symbol_list all = { .arena = &t->sym_arena };
 	u32 kept = 0;
 
 	if (!path)
@@ -295,7 +295,7 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 	struct dso *mod = NULL;
 	const char *mod_name = NULL;
 	u64 mod_start = 0;
-	struct symbol_list ml = { .arena = t->arena };
+	struct symbol_list ml = { .arena = &t->sym_arena };
 
 	for (u32 i = 0; i < all.nr; i++) {
 		struct symbol *s = &all.v[i];
@@ -311,14 +311,14 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 			if (mod && ml.nr)
 				dso_install_list(mod, &ml);
 			free(ml.v);
-			ml = (struct symbol_list){ .arena = t->arena };
+			ml = (struct symbol_list){ .arena = &t->sym_arena };
 			mod_name = tab + 1;
 			mod = t->find_module ? t->find_module(t->module_ctx, mod_name, &mod_start) : NULL;
 		}
 		if (!mod)
 			continue;
 		symbol_list_add(&ml, s->start - mod_start, s->end - mod_start,
-				arena_strndup(t->arena, s->name, tab - s->name), s->binding, s->type);
+				arena_strndup(&t->sym_arena, s->name, tab - s->name), s->binding, s->type);
 	}
 	if (mod && ml.nr)
 		dso_install_list(mod, &ml);

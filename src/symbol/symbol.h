@@ -98,7 +98,14 @@ struct symbol_opts {
 struct dso_table {
 	struct dso **buckets;	/* hash by long name */
 	u32 mask, nr;
-	struct arena *arena;
+	struct arena *arena;	/* dso objects and names (the caller's) */
+	struct arena sym_arena;	/* what loading symbols allocates: its own,
+				   so that one thread may load symbols while
+				   another makes dsos (see dso_load()) */
+	void **retired;		/* symbol arrays replaced by a reload, kept
+				   until dso_table_exit(): symbols handed out
+				   stay readable */
+	u32 nr_retired;
 	struct symbol_opts opts;
 	/* the kernel, for the kallsyms split: modules get their symbols from
 	 * the same file when the kernel loads */
@@ -125,10 +132,20 @@ struct dso *dso_table_find(struct dso_table *t, const char *long_name);
 void dso_set_build_id(struct dso *dso, const u8 *bid, size_t size);
 /* Adds a symbol from a KSYMBOL record (kept across the later load). */
 void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, const char *name);
-/* Loads the dso's symbols if not done yet. */
+/*
+ * Loads the dso's symbols if not done yet.  Threads: dso_load() and
+ * dso_find_symbol() may run on one thread while another calls
+ * dso_table_findnew() and dso_set_build_id() on other dsos; everything
+ * else (two loads at once, dso_add_symbol(), the kernel's load, which
+ * fills the modules) needs the caller to keep them apart.
+ */
 void dso_load(struct dso_table *t, struct dso *dso);
 /* The symbol perf 6.1 finds at addr (dso address space), loading first. */
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr);
+/* Brings into the cache what dso_find_symbol(dso, addr) will read, for a
+ * dso already loaded: stage 0 its bucket; stage 1, once that has arrived,
+ * the ranges the bucket points to.  Reads nothing else. */
+void dso_prefetch_symbol(const struct dso *dso, u64 addr, int stage);
 /* Frees the dso's symbols and lookup tables (not its KSYMBOL extras). */
 void dso_forget_symbols(struct dso *dso);
 

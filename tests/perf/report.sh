@@ -168,6 +168,26 @@ for f in chains sysg; do
 	both "$f children --dsos $dso" "$data" -g none --dsos "$dso" --sort comm,dso
 done
 
+# one thread (--threads 1) and two (the default with a symbol key, on a
+# machine with two CPUs) must print the same report
+serial()
+{
+	local name=$1 file=$2 args
+
+	shift 2
+	args=
+	[ $# -gt 0 ] && printf -v args '%q ' "$@"
+	compare "report $name" \
+		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$file' --threads 1 $args"
+}
+for f in forks sys; do
+	serial "$f --threads 1" "$TMP/$f.data"
+	serial "$f --threads 1 --symbols --sort dso,sym" "$TMP/$f.data" \
+		--symbols "$(first_value "$TMP/$f.data" sym)" --sort dso,sym
+done
+serial "chains children --threads 1" "$TMP/chains.data" -g none
+
 # --symbols items that read as hex numbers are sample addresses
 ip=$(perf script -i "$TMP/sys.data" -F ip 2>/dev/null | awk 'NF { print $1; exit }')
 both "sys --symbols 0x<ip>" "$TMP/sys.data" --symbols "0x$ip"

@@ -1,6 +1,6 @@
 /*
- * test_util.c - cmocka tests for src/util: the arena allocator and the
- * option parser.
+ * test_util.c - cmocka tests for src/util: the arena allocator, the
+ * option parser and the batch queue between two threads.
  *
  * Error paths of opt_parse() print usage and exit; they are run in a forked
  * child (output to /dev/null) and judged by its exit status.
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/arena.h"
+#include "util/batchq.h"
 #include "util/opt.h"
 
 /* --- arena ------------------------------------------------------------- */
@@ -404,6 +405,90 @@ static void test_opt_help_exits_0(void **state)
 	assert_int_equal(child_status(ok), 42);
 }
 
+/* --- batch queue ----------------------------------------------------------- */
+
+/* What the consumer saw: items are (size in words, sequence number, then
+ * filler words equal to the sequence number). */
+struct seen {
+	unsigned long next;	/* the sequence number expected next */
+	unsigned long bad;	/* items out of order or damaged */
+	unsigned long batches;
+	int slow;		/* sleep in each batch, so the ring fills */
+};
+
+static void check_batch(void *arg, const void *items, size_t len)
+{
+	struct seen *s = arg;
+	const unsigned long *p = items, *end = p + len / sizeof(*p);
+
+	s->batches++;
+	if (s->slow)
+		usleep(200);
+	while (p < end) {
+		unsigned long words = p[0];
+
+		if (words < 2 || p + words > end || p[1] != s->next) {
+			s->bad++;
+			return;
+		}
+		for (unsigned long i = 2; i < words; i++)
+			if (p[i] != s->next)
+				s->bad++;
+		s->next++;
+		p += words;
+	}
+}
+
+/* Sends n items of 2 to 41 words; checks order and content on the other
+ * side, with a sync (which must leave nothing unconsumed) every 1000. */
+static void run_batchq(int slow, unsigned long n)
+{
+	struct seen s = { .slow = slow };
+	struct batchq *q = batchq_new(4096, 4, check_batch, &s);
+
+	for (unsigned long k = 0; k < n; k++) {
+		unsigned long words = 2 + k % 40;
+		unsigned long *p = batchq_alloc(q, words * sizeof(*p));
+
+		assert_int_equal((uintptr_t)p % 8, 0);
+		p[0] = words;
+		p[1] = k;
+		for (unsigned long i = 2; i < words; i++)
+			p[i] = k;
+		if (k % 1000 == 999) {
+			batchq_sync(q);
+			assert_int_equal(s.next, k + 1);
+		}
+	}
+	batchq_free(q);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.next, n);
+	assert_true(s.batches > n * 2 * 8 / 4096);
+}
+
+static void test_batchq_order_and_content(void **state)
+{
+	(void)state;
+	run_batchq(0, 200000);
+}
+
+static void test_batchq_full_ring(void **state)
+{
+	(void)state;
+	run_batchq(1, 20000);
+}
+
+static void test_batchq_empty(void **state)
+{
+	struct seen s = { 0 };
+	struct batchq *q = batchq_new(4096, 2, check_batch, &s);
+
+	(void)state;
+	batchq_sync(q);
+	batchq_free(q);
+	assert_int_equal(s.batches, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +508,9 @@ int main(void)
 		cmocka_unit_test(test_opt_stop_at_non_option),
 		cmocka_unit_test(test_opt_errors_exit_129),
 		cmocka_unit_test(test_opt_help_exits_0),
+		cmocka_unit_test(test_batchq_order_and_content),
+		cmocka_unit_test(test_batchq_full_ring),
+		cmocka_unit_test(test_batchq_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

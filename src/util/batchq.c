@@ -1,0 +1,131 @@
+/*
+ * batchq.c - the batch pipe of batchq.h: a ring of nr_batches buffers.
+ * Batch number n (counting from 0) lives in buffer n % nr_batches; the
+ * producer fills batch "filled", the consumer has finished batches below
+ * "consumed".  Both counters only grow, under the lock.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "batchq.h"
+#include "error.h"
+
+struct batchq {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more;		/* signalled when filled grows or stop */
+	pthread_cond_t room;		/* signalled when consumed grows */
+	batchq_consume_fn *consume;
+	void *arg;
+	size_t batch_bytes;
+	unsigned nr_batches;
+	unsigned char *buf;		/* nr_batches * batch_bytes */
+	size_t *len;			/* bytes in each buffer */
+	unsigned long filled;		/* batches handed over */
+	unsigned long consumed;		/* batches the consumer is done with */
+	int stop;
+	size_t fill;			/* producer: bytes in batch "filled" */
+};
+
+static void *consumer(void *arg)
+{
+	struct batchq *q = arg;
+	unsigned long n;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		while (q->consumed == q->filled && !q->stop)
+			pthread_cond_wait(&q->more, &q->lock);
+		if (q->consumed == q->filled)
+			break;
+		n = q->consumed % q->nr_batches;
+		pthread_mutex_unlock(&q->lock);
+		q->consume(q->arg, q->buf + n * q->batch_bytes, q->len[n]);
+		pthread_mutex_lock(&q->lock);
+		q->consumed++;
+		pthread_cond_signal(&q->room);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
+			  batchq_consume_fn *consume, void *arg)
+{
+	struct batchq *q = xcalloc(1, sizeof(*q));
+
+	q->consume = consume;
+	q->arg = arg;
+	q->batch_bytes = batch_bytes & ~(size_t)7;
+	q->nr_batches = nr_batches;
+	q->buf = xmalloc(q->batch_bytes * nr_batches);
+	q->len = xcalloc(nr_batches, sizeof(*q->len));
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->more, NULL);
+	pthread_cond_init(&q->room, NULL);
+	if (pthread_create(&q->thread, NULL, consumer, q))
+		die("cannot start a thread");
+	return q;
+}
+
+/* Hands the batch being filled to the consumer (if it has items). */
+static void hand_over(struct batchq *q)
+{
+	if (!q->fill)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->len[q->filled % q->nr_batches] = q->fill;
+	q->filled++;
+	pthread_cond_signal(&q->more);
+	while (q->filled - q->consumed == q->nr_batches)
+		pthread_cond_wait(&q->room, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+	q->fill = 0;
+}
+
+void *batchq_alloc(struct batchq *q, size_t size)
+{
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (size > q->batch_bytes)
+		die("batch queue: item of %zu bytes too big", size);
+	if (q->fill + size > q->batch_bytes)
+		hand_over(q);
+	p = q->buf + (q->filled % q->nr_batches) * q->batch_bytes + q->fill;
+	q->fill += size;
+	return p;
+}
+
+void batchq_sync(struct batchq *q)
+{
+	hand_over(q);
+	pthread_mutex_lock(&q->lock);
+	while (q->consumed != q->filled)
+		pthread_cond_wait(&q->room, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+void batchq_sync_cb(void *q)
+{
+	batchq_sync(q);
+}
+
+void batchq_free(struct batchq *q)
+{
+	if (!q)
+		return;
+	hand_over(q);
+	pthread_mutex_lock(&q->lock);
+	q->stop = 1;
+	pthread_cond_signal(&q->more);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->more);
+	pthread_cond_destroy(&q->room);
+	free(q->buf);
+	free(q->len);
+	free(q);
+}

@@ -1,0 +1,40 @@
+/*
+ * batchq.h - a one-way pipe of work between two threads, in batches.
+ *
+ * The producer thread appends variable-size items (batchq_alloc()) to the
+ * batch it is filling; a full batch is handed to the consumer thread, which
+ * calls the consume function on each batch in order, with the items exactly
+ * as written.  Handing over costs a lock per batch, not per item.
+ *
+ * Invariants: batches are consumed in the order they were filled, one at a
+ * time, all on the consumer thread; the producer never waits unless every
+ * batch is full (then it waits for one to free) or it asks to
+ * (batchq_sync()).  Items never straddle two batches and are 8-byte
+ * aligned.  Memory is fixed at batchq_new(): nothing is allocated per item
+ * or per batch.
+ */
+#ifndef PROF_UTIL_BATCHQ_H
+#define PROF_UTIL_BATCHQ_H
+
+#include <stddef.h>
+
+struct batchq;
+
+/* Called on the consumer thread with one batch: len bytes of items. */
+typedef void batchq_consume_fn(void *arg, const void *items, size_t len);
+
+/* Starts the consumer thread; nr_batches batches of batch_bytes each. */
+struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
+			  batchq_consume_fn *consume, void *arg);
+/* Room for an item of size bytes (at most batch_bytes) at the end of the
+ * batch being filled; it goes to the consumer with that batch. */
+void *batchq_alloc(struct batchq *q, size_t size);
+/* Hands over the batch being filled, and returns once the consumer has
+ * consumed every batch. */
+void batchq_sync(struct batchq *q);
+/* batchq_sync(), then stops the consumer thread and frees q. */
+void batchq_free(struct batchq *q);
+/* A batchq_sync() for session_set_sync() (arg is the queue). */
+void batchq_sync_cb(void *q);
+
+#endif
