@@ -1,7 +1,8 @@
 /*
- * report.c - "prof report": reads a perf.data file and prints its flat
- * profile (the default, as "perf report --stdio"), its header
- * (--header-only), its record counts (--stats) or every record (-D).
+ * report.c - "prof report": reads a perf.data file and prints its profile
+ * with call graphs when the file has call chains (the default, as "perf
+ * report --stdio"), its header (--header-only), its record counts
+ * (--stats) or every record (-D).
  *
  * The flat report feeds every record to the session model and every
  * sample, resolved, to the histogram of its event; then prints one section
