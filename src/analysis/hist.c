@@ -518,8 +518,28 @@ void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_stri
 	h->defer = !!(lay->key_mask & (1u << HD_SYM));
 }
 
+void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first)
+{
+	h->cc = callchain_forest_new(key);
+	h->cc_caller_first = caller_first;
+	h->defer = 0;
+}
+
+void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u64 period)
+{
+	struct hist_origin *o;
+
+	if (!h->cc || h->last_entry == HIST_NO_ENTRY || !nr)
+		return;
+	o = &h->origins[h->last_entry];
+	callchain_append(h->cc, &o->chain, items, nr, period);
+	if (nr > o->max_depth)
+		o->max_depth = nr;
+}
+
 void hists_release(struct hists *h)
 {
+	callchain_forest_free(h->cc);
 	free(h->entries);
 	free(h->origins);
 	free(h->index);
@@ -654,6 +674,7 @@ static int apply(struct hists *h, const struct hist_pending *p)
 		else
 			ask_sym = !h->unresolved_shown;
 	}
+	h->last_entry = n;
 	if (!p->chain) {
 		e->period += p->key.period;
 		e->acc_period += p->key.period;
@@ -665,8 +686,10 @@ static int apply(struct hists *h, const struct hist_pending *p)
 	/* perf counts a chain's entry once per sample */
 	if (!created)
 		for (u32 i = 0; i < h->nr_seen; i++)
-			if (h->seen[i] == n)
+			if (h->seen[i] == n) {
+				h->last_entry = HIST_NO_ENTRY;
 				return 0;
+			}
 	e->acc_period += p->key.period;
 	if (h->nr_seen < sizeof(h->seen) / sizeof(h->seen[0]))
 		h->seen[h->nr_seen++] = n;
@@ -712,6 +735,7 @@ void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 {
 	struct hist_strings *hs = h->strs;
 
+	memset(p, 0, sizeof(*p));
 	p->key.comm = comm_id(hs, al->comm, al->comm_epoch, &p->origin.comm_slot);
 	p->key.dso_name = al->dso ? dso_id(hs, al->dso) : 0;
 	p->key.tid = al->tid;
@@ -722,7 +746,6 @@ void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 	p->key.filtered = filtered;
 	p->key.period = period;
 	p->origin.thread = al->thread;
-	p->chain = 0;
 }
 
 int hists_add_prepared(struct hists *h, const struct hist_pending *prepared,
@@ -775,8 +798,10 @@ int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 	   alone: a DSO seen in this sample is an entry already counted */
 	if (!(h->lay->key_mask & (1u << HD_SYM))) {
 		for (u32 i = 0; i < h->nr_chain_dsos; i++)
-			if (h->chain_dsos[i] == node_al->dso)
+			if (h->chain_dsos[i] == node_al->dso) {
+				h->last_entry = HIST_NO_ENTRY;
 				return 0;
+			}
 		if (h->nr_chain_dsos < sizeof(h->chain_dsos) / sizeof(h->chain_dsos[0]))
 			h->chain_dsos[h->nr_chain_dsos++] = node_al->dso;
 	}
@@ -873,15 +898,14 @@ static int input_cmp(const struct hist_layout *lay, const struct tree_key *a,
 }
 
 /*
- * The order perf's red-black tree gives nodes inserted one by one with
- * input_cmp().  perf's symbol comparison is not transitive (two unresolved
- * symbols compare by address alone, anything else by DSO name first), so
- * the order depends on the tree's shape: this builds the same tree (the
- * classic insertion fix-up, as the kernel's rbtree) and reads it in order.
- * keys[] are in insertion order; out[] gets their positions in tree order.
+ * The order perf's red-black tree gives nodes 0..n-1 inserted one by one,
+ * x going left of c when goes_left(ctx, x, c).  perf's comparisons are not
+ * always transitive, so the order depends on the tree's shape: this builds
+ * the same tree (the classic insertion fix-up, as the kernel's rbtree) and
+ * reads it in order.  out[] gets the node numbers in tree order.
  */
-static void rbtree_order(const struct hist_layout *lay, const struct tree_key *keys,
-			 u32 n, u32 *out)
+static void rbtree_build(u32 n, int (*goes_left)(const void *ctx, u32 x, u32 c),
+			 const void *ctx, u32 *out)
 {
 	enum { RED, BLACK };
 	const u32 nil = (u32)-1;
@@ -896,7 +920,7 @@ static void rbtree_order(const struct hist_layout *lay, const struct tree_key *k
 
 		while (c != nil) {
 			p = c;
-			went_left = input_cmp(lay, &keys[x], &keys[c]) < 0;
+			went_left = goes_left(ctx, x, c);
 			c = went_left ? left[c] : right[c];
 		}
 		left[x] = right[x] = nil;
@@ -985,6 +1009,28 @@ static void rbtree_order(const struct hist_layout *lay, const struct tree_key *k
 	}
 	free(left);
 	free(color);
+}
+
+struct input_tree {
+	const struct hist_layout *lay;
+	const struct tree_key *keys;
+};
+
+static int input_goes_left(const void *vt, u32 x, u32 c)
+{
+	const struct input_tree *t = vt;
+
+	return input_cmp(t->lay, &t->keys[x], &t->keys[c]) < 0;
+}
+
+/* The order of perf's input tree: keys[] in insertion order, out[] gets
+ * their numbers in tree order. */
+static void rbtree_order(const struct hist_layout *lay, const struct tree_key *keys,
+			 u32 n, u32 *out)
+{
+	const struct input_tree t = { lay, keys };
+
+	rbtree_build(n, input_goes_left, &t, out);
 }
 
 static int cmp_str_ids(const void *a, const void *b, void *vhs)
@@ -1322,6 +1368,72 @@ static u64 name_prefix(const struct symbol *sym)
 	return i ? v << (8 * (8 - i)) : 0;
 }
 
+/* The output tree of children mode with call graphs (see depth_order()). */
+struct depth_tree {
+	const struct hists *h;
+	const u64 *rows;	/* in input-tree order */
+	int stride, sym_key;
+};
+
+static int cmp_last_word(const void *a, const void *b, void *vt)
+{
+	const struct depth_tree *t = vt;
+	u64 x = t->rows[(size_t)*(const u32 *)a * t->stride + t->stride - 1];
+	u64 y = t->rows[(size_t)*(const u32 *)b * t->stride + t->stride - 1];
+
+	return x < y ? -1 : x > y;
+}
+
+static int depth_goes_left(const void *vt, u32 x, u32 c)
+{
+	const struct depth_tree *t = vt;
+	const u64 *a = t->rows + (size_t)x * t->stride, *b = t->rows + (size_t)c * t->stride;
+	const struct hist_origin *oa, *ob;
+	int r;
+
+	if (a[0] != b[0])
+		return a[0] < b[0];
+	oa = &t->h->origins[(u32)a[t->stride - 1]];
+	ob = &t->h->origins[(u32)b[t->stride - 1]];
+	if (oa->thread == ob->thread && oa->max_depth != ob->max_depth)
+		return t->h->cc_caller_first ? oa->max_depth > ob->max_depth :
+					       oa->max_depth < ob->max_depth;
+	r = row_cmp(a + 1, b + 1, t->stride - 1, t->sym_key > 0 ? t->sym_key - 1 : -1);
+	return r < 0;
+}
+
+/*
+ * perf's __hpp__sort_acc() with call graphs: entries of equal children
+ * period and the same thread put the one with the deeper chain first in
+ * caller order (last in callee order); other pairs go on to the next
+ * keys.  That is not an order, so the rows (sorted, children period
+ * first) are reordered by perf's output tree, entries inserted in
+ * input-tree order (their rows' last word).
+ */
+static void depth_order(struct hists *h, u64 *rows, int stride, int sym_key)
+{
+	u32 n = h->nr_sorted, *order = xmalloc((n ? n : 1) * sizeof(u32));
+	u64 *in = xmalloc(((size_t)n ? n : 1) * stride * sizeof(u64));
+	u32 *by_input = xmalloc((n ? n : 1) * sizeof(u32));
+	struct depth_tree t = { h, rows, stride, sym_key };
+
+	/* rows in input-tree order: by their last word */
+	for (u32 j = 0; j < n; j++)
+		by_input[j] = j;
+	qsort_r(by_input, n, sizeof(u32), cmp_last_word, &t);
+	for (u32 j = 0; j < n; j++)
+		memcpy(in + (size_t)j * stride, rows + (size_t)by_input[j] * stride,
+		       stride * sizeof(u64));
+	t.rows = in;
+	rbtree_build(n, depth_goes_left, &t, order);
+	for (u32 j = 0; j < n; j++)
+		memcpy(rows + (size_t)j * stride, in + (size_t)order[j] * stride,
+		       stride * sizeof(u64));
+	free(order);
+	free(in);
+	free(by_input);
+}
+
 static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
 {
 	const struct hist_layout *lay = h->lay;
@@ -1381,6 +1493,8 @@ static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
 		row[nr_keys] = (u64)tree_rank[n] << 32 | n;
 	}
 	sort_rows(rows, h->nr_sorted, stride, sym_key);
+	if (h->cc && dims[0] == HD_CHILDREN)
+		depth_order(h, rows, stride, sym_key);
 	for (u32 j = 0; j < h->nr_sorted; j++)
 		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + nr_keys]];
 	free(rows);
@@ -1439,6 +1553,9 @@ static void collapse_comms(struct hists *h)
 			o->period += e->period;
 			o->acc_period += e->acc_period;
 			o->nr_samples += e->nr_samples;
+			if (h->cc)
+				callchain_merge(h->cc, &h->origins[SLOT_ENTRY(slot)].chain,
+						h->origins[i].chain);
 			continue;
 		}
 		h->entries[nr] = *e;
@@ -1458,6 +1575,8 @@ void hists_finish(struct hists *h, int dso_list_given)
 	while (h->queue_len)
 		apply_oldest(h);
 	collapse_comms(h);
+	if (h->cc)
+		callchain_finish(h->cc);
 
 	free(h->sorted);
 	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));

@@ -8,7 +8,9 @@
  * hist_strings for interned names); hists_add() for every resolved sample
  * (and hists_add_chain() for its call chain in children mode);
  * hists_finish() once at the end, which applies what is queued, sorts the
- * entries for output and computes totals and widths.
+ * entries for output and computes totals and widths.  With call graphs
+ * (hists_enable_callchains()) each entry also has a call-graph tree, fed
+ * by hists_append_chain() after each add.
  *
  * Invariants:
  *  - Entries are keyed only by the dimensions in the sort list.  Strings are
@@ -26,6 +28,7 @@
 #define PROF_ANALYSIS_HIST_H
 
 #include "../session/session.h"
+#include "callchain.h"
 
 /* Columns and sort keys, named as in perf's --sort and --fields. */
 enum hist_dim {
@@ -117,6 +120,10 @@ struct hist_entry {
 struct hist_origin {
 	const struct thread *thread;	/* the first sample's thread */
 	u32 comm_slot;		/* the first sample's comm string */
+	u32 chain;		/* root of its call-graph tree in the
+				   histogram's forest (0: none) */
+	u32 max_depth;		/* the longest chain appended to it (perf's
+				   callchain_root.max_depth; merges aside) */
 };
 
 /* Adds queued in a histogram with a symbol key before they are applied,
@@ -124,6 +131,9 @@ struct hist_origin {
 #define HIST_QUEUE 16
 /* Call-chain nodes a sample may add (perf's PERF_MAX_STACK_DEPTH). */
 #define HIST_MAX_CHAIN 127
+
+/* hists.last_entry when the last add reached no new entry. */
+#define HIST_NO_ENTRY 0xffffffffu
 
 /* An add waiting in the queue. */
 struct hist_pending {
@@ -155,6 +165,11 @@ struct hists {
 					   entries, which name them */
 	u32 nr_chain_dsos;
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
+	struct callchain_forest *cc;	/* call graphs, or NULL */
+	int cc_caller_first;	/* the chains are in caller order */
+	u32 last_entry;		/* with call graphs: the entry the last add
+				   reached, or HIST_NO_ENTRY (a chain entry
+				   the sample had reached already) */
 	u64 nr_samples;		/* every sample added */
 	u64 nr_non_filtered_samples;	/* samples of entries not filtered
 					   (set by hists_finish()) */
@@ -168,6 +183,21 @@ struct hists {
 
 void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);
 void hists_release(struct hists *h);
+
+/* Gives every entry a call-graph tree whose items match by key (chains
+ * in caller order when caller_first, which decides perf's tie-break on
+ * chain depth in children mode); call before the first add (adds are
+ * then applied at once). */
+void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first);
+
+/*
+ * Call graphs: appends a resolved chain (nr items in the graph's order)
+ * with the sample's period to the tree of the entry the last hists_add()
+ * or hists_add_chain() reached; nothing when that add reached no new
+ * entry.  In children mode perf gives a chain entry the part of the
+ * chain from it on.
+ */
+void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u64 period);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

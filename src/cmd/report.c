@@ -1,7 +1,8 @@
 /*
- * report.c - "prof report": reads a perf.data file and prints its flat
- * profile (the default, as "perf report --stdio"), its header
- * (--header-only), its record counts (--stats) or every record (-D).
+ * report.c - "prof report": reads a perf.data file and prints its profile
+ * with call graphs when the file has call chains (the default, as "perf
+ * report --stdio"), its header (--header-only), its record counts
+ * (--stats) or every record (-D).
  *
  * The flat report feeds every record to the session model and every
  * sample, resolved, to the histogram of its event; then prints one section
@@ -68,7 +69,10 @@ struct report_ctx {
 	const char *cpus;		/* -C */
 	const char *time_str;		/* --time */
 	int children_opt;		/* --children: 1, --no-children: 0, else -1 */
-	const char *call_graph;		/* -g */
+	struct callchain_param cg;	/* -g (and --percent-limit's threshold) */
+	int cg_given;			/* -g was used */
+	int inverted;			/* -G */
+	int max_stack;			/* --max-stack */
 	const char *vmlinux, *symfs;	/* -k, --symfs */
 	int threads;			/* --threads: 1 keeps to one thread */
 
@@ -87,6 +91,7 @@ struct report_ctx {
 	struct hists *pipe_hists;	/* histogram thread: the last sample's */
 	const unsigned char **pipe_items;	/* histogram thread: where the
 					   items of its batch start */
+	struct chain_cursor *cursor;	/* call graphs: the sample's chain */
 	u64 nr_records;
 	double progress_start, progress_last;
 	int progress_shown;
@@ -495,24 +500,31 @@ static void consume_items(void *arg, const void *items, size_t len)
 #define CHAIN_MAPS 8
 
 /*
+ * The cpumode a context marker sets, or -1 for a marker perf does not
+ * know, which empties perf's chain.
+ */
+static int context_cpumode(u64 ip)
+{
+	if (ip == PD_CONTEXT_KERNEL)
+		return PD_MISC_KERNEL;
+	if (ip == PD_CONTEXT_USER)
+		return PD_MISC_USER;
+	if (ip == PD_CONTEXT_HV)
+		return PD_MISC_HYPERVISOR;
+	return -1;
+}
+
+/*
  * perf's find_prev_cpumode(): the cpumode set by the last context marker
- * before chain[end], or cur when there is none.  Returns -1 for a marker
- * perf does not know, which empties perf's chain.
+ * before chain[end], or cur when there is none (-1: see context_cpumode()).
  */
 static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
 {
 	while (end-- > 0) {
 		u64 ip = pd_get64(chain + end * 8);
 
-		if (ip < PD_CONTEXT_MAX)
-			continue;
-		if (ip == PD_CONTEXT_KERNEL)
-			return PD_MISC_KERNEL;
-		if (ip == PD_CONTEXT_USER)
-			return PD_MISC_USER;
-		if (ip == PD_CONTEXT_HV)
-			return PD_MISC_HYPERVISOR;
-		return -1;
+		if (ip >= PD_CONTEXT_MAX)
+			return context_cpumode(ip);
 	}
 	return cur;
 }
@@ -605,6 +617,80 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 	}
 }
 
+/* A sample's call chain resolved as perf's callchain cursor holds it. */
+struct chain_cursor {
+	struct cc_item items[MAX_STACK];	/* in the graph's order */
+	struct addr_location als[MAX_STACK];	/* each item resolved */
+	char levels[MAX_STACK];	/* the privilege level perf gives each
+				   item as a children-mode entry */
+	u32 nr;
+};
+
+/*
+ * perf's thread__resolve_callchain_sample() for a frame-pointer chain:
+ * callee order walks the chain as recorded, each marker setting the
+ * cpumode of what follows; caller order walks it backwards, taking each
+ * address's cpumode from the marker before it.  At most --max-stack
+ * addresses; a marker perf does not know empties the chain.  An item
+ * inherits the level of the one before (the sample's first) unless it
+ * has a map.
+ */
+static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sample,
+			   const struct addr_location *al, struct chain_cursor *c)
+{
+	u64 n = sample->callchain_nr;
+	int caller = ctx->cg.order == CC_CALLER;
+	int cpumode = caller ? prev_cpumode(sample->callchain, n, PD_MISC_USER) : PD_MISC_USER;
+	char level = al->level;
+
+	c->nr = 0;
+	for (u64 i = 0; i < n && c->nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
+		u64 j = caller ? n - i - 1 : i, ip = pd_get64(sample->callchain + j * 8);
+		struct addr_location *node = &c->als[c->nr];
+
+		if (ip >= PD_CONTEXT_MAX) {
+			cpumode = caller ? prev_cpumode(sample->callchain, j, cpumode) :
+					   context_cpumode(ip);
+			continue;
+		}
+		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, node)) {
+			*node = *al;
+			node->map = NULL;
+			node->dso = NULL;
+			node->sym = NULL;
+		}
+		if (node->map)
+			level = node->level;
+		c->items[c->nr].ip = ip;
+		c->items[c->nr].dso = node->dso;
+		c->items[c->nr].sym = node->sym;
+		c->levels[c->nr++] = level;
+	}
+	if (cpumode < 0)
+		c->nr = 0;
+}
+
+/*
+ * Call graphs: the sample's entry (just added) gets the whole chain; in
+ * children mode each entry the chain passes through gets the period once
+ * and, when it is the first time this sample reaches it, the part of the
+ * chain from it on (perf's iter_add_next_cumulative_entry()).
+ */
+static void add_callgraph(struct report_ctx *ctx, struct hists *h,
+			  const struct pd_sample *sample, const struct addr_location *al)
+{
+	struct chain_cursor *c = ctx->cursor;
+
+	resolve_cursor(ctx, sample, al, c);
+	hists_append_chain(h, c->items, c->nr, sample->period);
+	if (!ctx->children)
+		return;
+	for (u32 i = 0; i < c->nr; i++) {
+		hists_add_chain(h, &c->als[i], c->items[i].ip, c->levels[i]);
+		hists_append_chain(h, c->items + i, c->nr - i, sample->period);
+	}
+}
+
 static int report_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
 	struct report_ctx *ctx = vctx;
@@ -649,7 +735,9 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		session_resolve(ctx->session, ev, &sample, &full);
 		hists_set_sym(h, full.sym);
 	}
-	if (ctx->children && sample.callchain_nr)
+	if (ctx->cg.enabled)
+		add_callgraph(ctx, h, &sample, &al);
+	else if (ctx->children && sample.callchain_nr)
 		add_chain(ctx, h, &sample, &al);
 	return 0;
 }
@@ -722,19 +810,29 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	for (u32 i = 0; i < f->nr_evsel; i++)
 		sample_type |= f->evsel[i].attr.sample_type;
 	callchain = !!(sample_type & PD_SAMPLE_CALLCHAIN);
-	if (ctx->call_graph && strcmp(ctx->call_graph, "none") && !callchain)
+	if (ctx->cg_given && ctx->cg.enabled && !callchain)
 		return error("selected -g but the file has no callchains "
 			     "(was it recorded without -g?)");
-	if (callchain && (!ctx->call_graph || strcmp(ctx->call_graph, "none")))
-		return error("call graphs are not supported yet: use -g none");
+	/* perf shows the graph of a file with call chains unless -g none */
+	if (callchain && !ctx->cg_given)
+		ctx->cg.enabled = 1;
+	if (!callchain)
+		ctx->cg.enabled = 0;
 	/* perf's default with call chains is children mode */
 	ctx->children = callchain && ctx->children_opt != 0;
+	/* -G, and children mode without an order given, walk from the caller */
+	if (ctx->inverted || (ctx->children && !ctx->cg.order_set))
+		ctx->cg.order = CC_CALLER;
+	if (ctx->max_stack < 0)
+		ctx->max_stack = 0;
+	if (ctx->max_stack > MAX_STACK)
+		ctx->max_stack = MAX_STACK;
 
 	if (hist_layout_parse(&lay, ctx->sort_order, ctx->field_order,
 			      ctx->show_nr_samples, ctx->show_total_period,
 			      ctx->children))
 		return -1;
-	if (!(lay.key_mask & (1u << HD_SYM)) && !ctx->symbols)
+	if (!(lay.key_mask & (1u << HD_SYM)) && !ctx->symbols && !ctx->cg.enabled)
 		ctx->resolve_flags = SESSION_NO_SYMBOL;
 	if (ctx->percentage && strcmp(ctx->percentage, "relative") &&
 	    strcmp(ctx->percentage, "absolute"))
@@ -750,6 +848,11 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	so.header_hint = !ctx->header;
 	so.min_percent = ctx->percent_limit ? strtof(ctx->percent_limit, NULL) : 0;
 	so.time_str = ctx->time_str;
+	if (ctx->cg.enabled) {
+		so.callgraph = &ctx->cg;
+		so.callgraph_skip_first = !ctx->field_order && ctx->sort_order &&
+					  !strncmp(ctx->sort_order, "sym", 3);
+	}
 	so.elide_comm = single_item(ctx->filters.comms, nr_comms);
 	so.elide_dso = single_item(ctx->filters.dsos, nr_dsos);
 	so.elide_sym = single_item(ctx->filters.symbols, nr_syms);
@@ -777,13 +880,19 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 		return -1;
 	ctx->strs = hist_strings_new();
 	ctx->hists = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*ctx->hists));
-	for (u32 i = 0; i < f->nr_evsel; i++)
+	for (u32 i = 0; i < f->nr_evsel; i++) {
 		hists_init(&ctx->hists[i], &lay, ctx->strs);
+		if (ctx->cg.enabled)
+			hists_enable_callchains(&ctx->hists[i], ctx->cg.key,
+						ctx->cg.order == CC_CALLER);
+	}
+	if (ctx->cg.enabled)
+		ctx->cursor = xmalloc(sizeof(*ctx->cursor));
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
 
 	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay.key_mask & (1u << HD_SYM)) &&
-	    ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	    !ctx->cg.enabled && ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
 		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_items, ctx);
@@ -837,12 +946,33 @@ out:
 	free((void *)ctx->filters.pids);
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);
+	free(ctx->cursor);
 	return ret;
+}
+
+/* -g: perf's parse_callchain_report_opt(); alone, perf's default. */
+static int call_graph_opt(const struct opt *opt, const char *arg, int unset)
+{
+	struct report_ctx *ctx = opt->value;
+
+	ctx->cg_given = 1;
+	return callchain_parse_opt(&ctx->cg, arg);
+}
+
+/* --percent-limit also sets the call-graph threshold, as in perf (the
+ * later of it and -g's wins). */
+static int percent_limit_opt(const struct opt *opt, const char *arg, int unset)
+{
+	struct report_ctx *ctx = opt->value;
+
+	ctx->percent_limit = arg;
+	ctx->cg.min_percent = strtof(arg, NULL);
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_ctx ctx = { .children_opt = -1 };
+	struct report_ctx ctx = { .children_opt = -1, .max_stack = MAX_STACK };
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
 		OPT_BOOLEAN(0, "stats", &ctx.stats, "display event stats"),
@@ -860,7 +990,8 @@ int cmd_report(int argc, char **argv)
 			   "output field(s): overhead, sample, period and the sort keys"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples, "show a column with the number of samples"),
 		OPT_BOOLEAN(0, "show-total-period", &ctx.show_total_period, "show a column with the sum of periods"),
-		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent", "don't show entries under that percent"),
+		OPT_CALLBACK(0, "percent-limit", &ctx, "percent", "don't show entries under that percent",
+			     percent_limit_opt),
 		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
 			   "how to display percentage of filtered entries"),
 		OPT_STRING('c', "comms", &ctx.comms, "comm[,comm...]", "only consider symbols in these comms"),
@@ -871,7 +1002,15 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('C', "cpu", &ctx.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &ctx.time_str, "str", "time to display: start,end in seconds"),
 		OPT_BOOLEAN(0, "children", &ctx.children_opt, "accumulate callchains of children and show total overhead"),
-		OPT_STRING('g', "call-graph", &ctx.call_graph, "mode", "call graph display (only 'none' so far)"),
+		{ .type = OPT_T_CALLBACK, .short_name = 'g', .long_name = "call-graph",
+		  .value = &ctx, .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		  .help = "call graph display: graph|flat|fractal|folded|none, threshold, "
+			  "caller|callee, function|address, percent|period|count "
+			  "(default: graph,0.5,caller,function,percent)",
+		  .callback = call_graph_opt, .flags = OPT_LASTARG_DEFAULT },
+		OPT_INTEGER(0, "max-stack", &ctx.max_stack,
+			    "set the maximum stack depth when parsing the callchain (default: 127)"),
+		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "alias for inverted call graph"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),
 		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: one; default: two when there are two CPUs)"),
@@ -880,6 +1019,7 @@ int cmd_report(int argc, char **argv)
 	struct pd_file f;
 	int argc_left, ret = 0;
 
+	callchain_param_init(&ctx.cg);
 	argc_left = opt_parse(argc, argv, opts, report_usage, 0);
 	if (argc_left)
 		opt_usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);

@@ -304,6 +304,7 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 {
 	u64 total = total_of(h, o);
 	struct line line = { 0 };
+	struct callchain_print_opts cpo = { 0 };
 
 	if (!o->quiet) {
 		unsigned long nr = o->relative ? h->nr_non_filtered_samples : h->nr_samples;
@@ -317,6 +318,14 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 			(unsigned long long)total);
 		print_titles(out, h);
 	}
+	if (o->callgraph) {
+		/* perf's min_callchain_hits: of the period of all samples
+		   (of the shown ones with --percentage relative) */
+		cpo.param = o->callgraph;
+		cpo.total_period = h->total_period;
+		cpo.min_hit = (u64)(total * (o->callgraph->min_percent / 100));
+		cpo.skip_first = o->callgraph_skip_first;
+	}
 	for (u32 i = 0; i < h->nr_sorted; i++) {
 		const struct hist_entry *e = h->sorted[i];
 		u64 period = h->lay->children ? e->acc_period : e->period;
@@ -325,7 +334,11 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 		if (percent < o->min_percent)
 			continue;
 		print_row(&line, h, e, total);
-		if (line.len >= 1 << 16) {
+		if (o->callgraph) {
+			fwrite(line.buf, 1, line.len, out);
+			line.len = 0;
+			callchain_print(out, h->cc, h->origins[e - h->entries].chain, period, &cpo);
+		} else if (line.len >= 1 << 16) {
 			fwrite(line.buf, 1, line.len, out);
 			line.len = 0;
 		}

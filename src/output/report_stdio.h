@@ -12,6 +12,7 @@
 #define PROF_OUTPUT_REPORT_STDIO_H
 
 #include "../analysis/hist.h"
+#include "callchain_stdio.h"
 
 #include <stdio.h>
 
@@ -22,6 +23,10 @@ struct report_stdio_opts {
 	float min_percent;	/* --percent-limit */
 	const char *time_str;	/* --time as given, or NULL */
 	u64 total_lost_samples;
+	const struct callchain_param *callgraph;	/* print each entry's
+					   call graph (the histograms have
+					   them), or NULL */
+	int callgraph_skip_first;	/* --sort starts with "sym", no --fields */
 	/* one-item filter lists perf names in "# comm: x" lines, or NULL */
 	const char *elide_comm, *elide_dso, *elide_sym;
 };

@@ -867,6 +867,11 @@ const char *dso_short_name(const struct dso *dso)
 	return dso ? dso->short_name : "[unknown]";
 }
 
+u32 dso_serial(const struct dso *dso)
+{
+	return dso ? dso->serial : 0;
+}
+
 const char *dso_long_name(const struct dso *dso)
 {
 	return dso ? dso->long_name : "[unknown]";

@@ -137,6 +137,9 @@ void session_prefetch_symbol(const struct dso *dso, u64 addr, int stage);
 /* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
  * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */
 const char *dso_short_name(const struct dso *dso);
+/* The DSO's creation order in the session (from 1; 0 for NULL): perf
+ * orders call-graph siblings by DSO address, which follows it. */
+u32 dso_serial(const struct dso *dso);
 /* The DSO's full path as recorded. */
 const char *dso_long_name(const struct dso *dso);
 /* A symbol's name as perf prints it (demangled). */

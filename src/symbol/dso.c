@@ -120,6 +120,7 @@ struct dso *dso_table_findnew(struct dso_table *t, const char *long_name, enum d
 	d->long_name = arena_strdup(t->arena, long_name);
 	d->short_name = short_name_of(t->arena, d->long_name);
 	d->kind = kind;
+	d->serial = t->nr + 1;
 	h = name_hash(long_name) & t->mask;
 	d->hash_next = t->buckets[h];
 	t->buckets[h] = d;

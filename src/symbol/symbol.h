@@ -83,6 +83,8 @@ struct dso {
 	int kernel_range_valid;
 	u64 kernel_delta;	/* KERNEL: kallsyms address - recorded address */
 	struct dso *hash_next;	/* chain in dso_table */
+	u32 serial;		/* creation order in its table (from 1): how
+				   perf's heap addresses order its dsos */
 };
 
 /* Where the symbol layer looks for files. */

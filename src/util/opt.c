@@ -36,6 +36,8 @@ void opt_usage(const char *const *usage, const struct opt *opts, int err)
 		if (o->argh && !(o->flags & OPT_NOARG)) {
 			if (o->flags & OPT_OPTARG)
 				col += fprintf(f, "[=<%s>]", o->argh);
+			else if (o->flags & OPT_LASTARG_DEFAULT)
+				col += fprintf(f, " [<%s>]", o->argh);
 			else
 				col += fprintf(f, " <%s>", o->argh);
 		}
@@ -203,7 +205,10 @@ int opt_parse(int argc, char **argv, const struct opt *opts,
 				opt_usage_error(usage, opts, "ambiguous option '%.*s'", (int)len, name);
 			if (!o)
 				opt_usage_error(usage, opts, "unknown option '%.*s'", (int)len, name);
-			if (takes_arg(o) && !arg) {
+			if (takes_arg(o) && !arg && (o->flags & OPT_LASTARG_DEFAULT) &&
+			    (i + 1 >= argc || argv[i + 1][0] == '-')) {
+				/* the callback gets NULL */
+			} else if (takes_arg(o) && !arg) {
 				if (i + 1 >= argc)
 					opt_usage_error(usage, opts, "option '--%s' requires a value", o->long_name);
 				arg = argv[++i];
@@ -229,7 +234,10 @@ int opt_parse(int argc, char **argv, const struct opt *opts,
 			if (takes_arg(o)) {
 				const char *arg = p[1] ? p + 1 : NULL;
 
-				if (!arg) {
+				if (!arg && (o->flags & OPT_LASTARG_DEFAULT) &&
+				    (i + 1 >= argc || argv[i + 1][0] == '-')) {
+					/* the callback gets NULL */
+				} else if (!arg) {
 					if (i + 1 >= argc)
 						opt_usage_error(usage, opts, "switch '%c' requires a value", *p);
 					arg = argv[++i];

@@ -40,6 +40,10 @@ struct opt {
 
 #define OPT_NOARG	1	/* a callback that takes no argument */
 #define OPT_OPTARG	2	/* a callback whose argument is optional (--x=y only) */
+#define OPT_LASTARG_DEFAULT 4	/* a callback whose argument may be left
+				   out (perf's PARSE_OPT_LASTARG_DEFAULT): it
+				   gets NULL when no value is attached and the
+				   next argument is missing or starts with '-' */
 
 #define OPT_END()			{ .type = OPT_T_END }
 #define OPT_GROUP(h)			{ .type = OPT_T_GROUP, .help = (h) }

@@ -5,7 +5,8 @@
 # Files (recorded at test time with the system perf): a fork/exec-heavy
 # shell loop, a multi-threaded C program, a C++ program, a system-wide
 # recording with kernel samples, two events at once, and one with call
-# chains (-g, compared with -g none --no-children).  Filter values (a comm,
+# chains (-g, compared with -g none --no-children; call graphs themselves
+# are tested by callgraph.sh).  Filter values (a comm,
 # a DSO, a pid, a time window) come from perf's own output on the same file.
 #
 # Comparison: stdout of both, trailing blanks ignored, and exit status.
@@ -192,11 +193,3 @@ serial "chains children --threads 1" "$TMP/chains.data" -g none
 ip=$(perf script -i "$TMP/sys.data" -F ip 2>/dev/null | awk 'NF { print $1; exit }')
 both "sys --symbols 0x<ip>" "$TMP/sys.data" --symbols "0x$ip"
 both "sys --symbols <ip>,name --sort dso,sym" "$TMP/sys.data" --symbols "$ip,nosuchsymbol" --sort dso,sym
-
-if "$PROF" report --stdio -i "$TMP/chains.data" >"$TMP/cg.out" 2>"$TMP/cg.err"; then
-	not_ok "report chains: call graph mode refused" "prof printed a report without call graphs"
-elif grep -q 'not supported yet' "$TMP/cg.err"; then
-	ok "report chains: call graph mode refused"
-else
-	not_ok "report chains: call graph mode refused" "$(head -n 3 "$TMP/cg.err")"
-fi

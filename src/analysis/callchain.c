@@ -1,0 +1,409 @@
+/*
+ * callchain.c - call-graph trees with perf 6.1's append, split and merge
+ * rules (util/callchain.c), and its -g option parser.
+ *
+ * Invariants (besides those of callchain.h):
+ *  - The child index maps (parent, first item) to the child; a split
+ *    keeps it exact by giving the head a new node that takes the split
+ *    node's place under its parent, while the split node becomes the tail
+ *    (so its own children stay keyed by it).
+ *  - Items are only appended to f->items; a node's slice never moves.
+ */
+#include "callchain.h"
+#include "../util/error.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void callchain_param_init(struct callchain_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = CC_GRAPH_ABS;
+	p->order = CC_CALLEE;
+	p->key = CC_KEY_FUNCTION;
+	p->value = CC_VAL_PERCENT;
+	p->min_percent = 0.5;
+}
+
+/* perf's prefix rule: the token is a prefix of (or equal to) word. */
+static int is_prefix(const char *tok, const char *word)
+{
+	return !strncmp(tok, word, strlen(tok));
+}
+
+/* One keyword token; returns 0 when it was one. */
+static int parse_keyword(struct callchain_param *p, const char *tok)
+{
+	static const struct {
+		const char *word;
+		int what;	/* 0 mode, 1 order, 2 key, 3 value */
+		int val;
+	} words[] = {
+		{ "graph", 0, CC_GRAPH_ABS }, { "flat", 0, CC_FLAT },
+		{ "fractal", 0, CC_GRAPH_REL }, { "folded", 0, CC_FOLDED },
+		{ "caller", 1, CC_CALLER }, { "callee", 1, CC_CALLEE },
+		{ "function", 2, CC_KEY_FUNCTION }, { "address", 2, CC_KEY_ADDRESS },
+		{ "srcline", 2, -1 }, { "branch", 2, -1 },
+		{ "percent", 3, CC_VAL_PERCENT }, { "period", 3, CC_VAL_PERIOD },
+		{ "count", 3, CC_VAL_COUNT },
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (!is_prefix(tok, words[i].word))
+			continue;
+		switch (words[i].what) {
+		case 0:
+			p->mode = words[i].val;
+			break;
+		case 1:
+			p->order = words[i].val;
+			p->order_set = 1;
+			break;
+		case 2:
+			if (words[i].val < 0)
+				return error("call graph key '%s' is not supported", words[i].word);
+			p->key = words[i].val;
+			break;
+		default:
+			p->value = words[i].val;
+			break;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+int callchain_parse_opt(struct callchain_param *p, const char *arg)
+{
+	char *copy, *tok, *save = NULL, *end;
+	int have_min = 0, ret = 0;
+
+	p->enabled = 1;
+	if (!arg)
+		arg = "graph,0.5,caller,function,percent";
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int r;
+
+		if (is_prefix(tok, "none")) {
+			p->mode = CC_NONE;
+			p->enabled = 0;
+			break;
+		}
+		r = parse_keyword(p, tok);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		if (!r)
+			continue;
+		if (!have_min) {
+			p->min_percent = strtod(tok, &end);
+			have_min = 1;
+		} else {
+			p->print_limit = strtoul(tok, &end, 0);
+		}
+		if (end == tok) {
+			ret = error("invalid call graph option '%s'", tok);
+			break;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* ---- trees ---------------------------------------------------------------- */
+
+struct callchain_forest *callchain_forest_new(enum cc_key key)
+{
+	struct callchain_forest *f = xcalloc(1, sizeof(*f));
+
+	f->key = key;
+	f->nr_nodes = 1;	/* node 0 is "none" */
+	f->alloc_nodes = 1024;
+	f->nodes = xcalloc(f->alloc_nodes, sizeof(*f->nodes));
+	f->alloc_items = 4096;
+	f->items = xmalloc(f->alloc_items * sizeof(*f->items));
+	f->index_mask = 1023;
+	f->index = xcalloc(f->index_mask + 1, sizeof(*f->index));
+	return f;
+}
+
+void callchain_forest_free(struct callchain_forest *f)
+{
+	if (!f)
+		return;
+	free(f->nodes);
+	free(f->items);
+	free(f->index);
+	free(f->children);
+	free(f);
+}
+
+/* perf's match_chain() as an order: <0 when a sorts before b. */
+static int item_cmp(enum cc_key key, const struct cc_item *a, const struct cc_item *b)
+{
+	u64 x, y;
+
+	if (a->dso != b->dso)
+		return dso_serial(a->dso) < dso_serial(b->dso) ? -1 : 1;
+	if (key == CC_KEY_FUNCTION && a->sym && b->sym) {
+		x = symbol_start(a->sym);
+		y = symbol_start(b->sym);
+	} else {
+		x = a->ip;
+		y = b->ip;
+	}
+	return x < y ? -1 : x > y;
+}
+
+static u32 item_hash(enum cc_key key, u32 parent, const struct cc_item *it)
+{
+	u64 v = key == CC_KEY_FUNCTION && it->sym ? symbol_start(it->sym) : it->ip;
+	u64 x = ((u64)parent * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)it->dso ^ (v * 0xff51afd7ed558ccdULL);
+
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 29;
+	return (u32)x;
+}
+
+/* The index slot of parent's child starting like it: its own, or the
+ * empty one where it goes. */
+static u32 index_slot(const struct callchain_forest *f, u32 parent, const struct cc_item *it)
+{
+	u32 i = item_hash(f->key, parent, it) & f->index_mask, n;
+
+	while ((n = f->index[i])) {
+		const struct cc_node *c = &f->nodes[n];
+
+		if (c->parent == parent && !item_cmp(f->key, &f->items[c->item], it))
+			return i;
+		i = (i + 1) & f->index_mask;
+	}
+	return i;
+}
+
+static void index_grow(struct callchain_forest *f)
+{
+	u32 *old = f->index, old_mask = f->index_mask;
+
+	f->index_mask = old_mask * 2 + 1;
+	f->index = xcalloc((size_t)f->index_mask + 1, sizeof(*f->index));
+	for (u32 i = 0; i <= old_mask; i++) {
+		const struct cc_node *c;
+		u32 j;
+
+		if (!old[i])
+			continue;
+		c = &f->nodes[old[i]];
+		j = item_hash(f->key, c->parent, &f->items[c->item]) & f->index_mask;
+		while (f->index[j])
+			j = (j + 1) & f->index_mask;
+		f->index[j] = old[i];
+	}
+	free(old);
+}
+
+/* Indexes node n under its parent by its first item. */
+static void index_add(struct callchain_forest *f, u32 n)
+{
+	u32 i;
+
+	if ((f->nr_index + 1) * 2 > f->index_mask + 1)
+		index_grow(f);
+	i = index_slot(f, f->nodes[n].parent, &f->items[f->nodes[n].item]);
+	f->index[i] = n;
+	f->nr_index++;
+}
+
+static u32 new_node(struct callchain_forest *f, u32 parent)
+{
+	u32 n;
+
+	if (f->nr_nodes == f->alloc_nodes) {
+		if (f->alloc_nodes >= 1u << 30)
+			die("call graph: too many nodes");
+		f->alloc_nodes *= 2;
+		f->nodes = xrealloc(f->nodes, (size_t)f->alloc_nodes * sizeof(*f->nodes));
+	}
+	n = f->nr_nodes++;
+	memset(&f->nodes[n], 0, sizeof(f->nodes[n]));
+	f->nodes[n].parent = parent;
+	return n;
+}
+
+/* perf's add_child(): a node under parent holding the nr items. */
+static void add_child(struct callchain_forest *f, u32 parent, const struct cc_item *items,
+		      u32 nr, u64 period)
+{
+	u32 n = new_node(f, parent);
+	struct cc_node *c = &f->nodes[n];
+
+	if (f->nr_items + (u64)nr > f->alloc_items) {
+		while (f->nr_items + (u64)nr > f->alloc_items) {
+			if (f->alloc_items >= 1u << 30)
+				die("call graph: too many items");
+			f->alloc_items *= 2;
+		}
+		f->items = xrealloc(f->items, (size_t)f->alloc_items * sizeof(*f->items));
+	}
+	memcpy(f->items + f->nr_items, items, nr * sizeof(*items));
+	c->item = f->nr_items;
+	c->nr_items = nr;
+	c->hit = period;
+	c->count = 1;
+	f->nr_items += nr;
+	index_add(f, n);
+}
+
+/*
+ * perf's split_add_child(): node x matched its first m items only.  A new
+ * head node takes x's place and its first m items; x keeps the rest, its
+ * counts and its children.  The rest of the chain (nr items, maybe none)
+ * goes under the head.
+ */
+static void split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item *rest,
+		  u32 nr, u64 period)
+{
+	u32 h = new_node(f, f->nodes[x].parent), slot;
+	struct cc_node *head = &f->nodes[h], *tail = &f->nodes[x];
+
+	slot = index_slot(f, tail->parent, &f->items[tail->item]);
+	f->index[slot] = h;
+	head->item = tail->item;
+	head->nr_items = m;
+	tail->parent = h;
+	tail->item += m;
+	tail->nr_items -= m;
+	head->children_hit = cc_cumul_hits(tail);
+	head->children_count = cc_cumul_counts(tail);
+	index_add(f, x);
+	head = &f->nodes[h];
+	if (nr) {
+		head->children_hit += period;
+		head->children_count++;
+		add_child(f, h, rest, nr, period);
+	} else {
+		head->hit = period;
+		head->count = 1;
+	}
+}
+
+void callchain_append(struct callchain_forest *f, u32 *root,
+		      const struct cc_item *items, u32 nr, u64 period)
+{
+	u32 cur, pos = 0;
+
+	if (!nr)
+		return;
+	if (!*root)
+		*root = new_node(f, 0);
+	cur = *root;
+	for (;;) {
+		u32 slot = index_slot(f, cur, &items[pos]), child = f->index[slot], m = 1;
+		struct cc_node *c;
+
+		f->nodes[cur].children_hit += period;
+		f->nodes[cur].children_count++;
+		if (!child) {
+			add_child(f, cur, items + pos, nr - pos, period);
+			return;
+		}
+		c = &f->nodes[child];
+		while (m < c->nr_items && pos + m < nr &&
+		       !item_cmp(f->key, &f->items[c->item + m], &items[pos + m]))
+			m++;
+		if (m < c->nr_items) {
+			split(f, child, m, items + pos + m, nr - pos - m, period);
+			return;
+		}
+		pos += m;
+		if (pos == nr) {
+			c->hit += period;
+			c->count++;
+			return;
+		}
+		cur = child;
+	}
+}
+
+/* Appends the paths of node n's subtree, whose path so far is path[0..len),
+ * to *dst (n's children from the sibling lists). */
+static void merge_node(struct callchain_forest *f, u32 *dst, u32 n, struct cc_item **path,
+		       u32 len, u32 *alloc)
+{
+	const struct cc_node *c = &f->nodes[n];
+	u32 nr_items = c->nr_items, first = c->first_child, nr = c->nr_children;
+	u64 hit = c->hit;
+
+	if (len + nr_items > *alloc) {
+		while (len + nr_items > *alloc)
+			*alloc *= 2;
+		*path = xrealloc(*path, *alloc * sizeof(**path));
+	}
+	memcpy(*path + len, f->items + c->item, nr_items * sizeof(**path));
+	len += nr_items;
+	if (hit)
+		callchain_append(f, dst, *path, len, hit);
+	for (u32 i = 0; i < nr; i++)
+		merge_node(f, dst, f->children[first + i], path, len, alloc);
+}
+
+void callchain_merge(struct callchain_forest *f, u32 *dst, u32 src)
+{
+	u32 alloc = 128;
+	struct cc_item *path;
+
+	if (!src)
+		return;
+	/* src is not changed by the appends (they go to another tree): the
+	   sibling lists built once for the merges stay right for it */
+	if (!f->merging) {
+		callchain_finish(f);
+		f->merging = 1;
+	}
+	path = xmalloc(alloc * sizeof(*path));
+	merge_node(f, dst, src, &path, 0, &alloc);
+	free(path);
+}
+
+static int sibling_cmp(const void *a, const void *b, void *vf)
+{
+	const struct callchain_forest *f = vf;
+	const struct cc_node *x = &f->nodes[*(const u32 *)a], *y = &f->nodes[*(const u32 *)b];
+
+	/* perf's rbtree puts the greater key on the left */
+	return item_cmp(f->key, &f->items[y->item], &f->items[x->item]);
+}
+
+void callchain_finish(struct callchain_forest *f)
+{
+	u32 *fill, total = 0;
+
+	for (u32 n = 1; n < f->nr_nodes; n++)
+		f->nodes[n].nr_children = 0;
+	for (u32 n = 1; n < f->nr_nodes; n++)
+		if (f->nodes[n].parent)
+			f->nodes[f->nodes[n].parent].nr_children++;
+	for (u32 n = 1; n < f->nr_nodes; n++) {
+		f->nodes[n].first_child = total;
+		total += f->nodes[n].nr_children;
+	}
+	free(f->children);
+	f->merging = 0;
+	f->children = xmalloc((total ? total : 1) * sizeof(*f->children));
+	fill = xcalloc(f->nr_nodes, sizeof(*fill));
+	for (u32 n = 1; n < f->nr_nodes; n++) {
+		u32 p = f->nodes[n].parent;
+
+		if (p)
+			f->children[f->nodes[p].first_child + fill[p]++] = n;
+	}
+	free(fill);
+	for (u32 n = 1; n < f->nr_nodes; n++)
+		if (f->nodes[n].nr_children > 1)
+			qsort_r(f->children + f->nodes[n].first_child, f->nodes[n].nr_children,
+				sizeof(u32), sibling_cmp, f);
+}

@@ -1,0 +1,160 @@
+/*
+ * callchain.h - the call-graph trees of "prof report": one tree per
+ * histogram entry, built as perf 6.1's callchain_append() builds its
+ * radix tree (util/callchain.c), and perf's -g option syntax.
+ *
+ * Use: callchain_parse_opt() for -g (and callchain_param_init() for the
+ * defaults); callchain_forest_new() per histogram; callchain_append() for
+ * each resolved chain (items in the cursor's order: callee first or
+ * caller first, as the caller walked it) with the sample's period;
+ * callchain_merge() when two entries become one; callchain_finish() once
+ * before reading the trees with callchain_children().
+ *
+ * Invariants:
+ *  - A tree is a compressed trie: a node holds a run of items (a slice of
+ *    the forest's item array), siblings differ in their first item, and a
+ *    node's hit/count are the periods/samples of the chains ending exactly
+ *    at its last item; children_hit/children_count sum its descendants'.
+ *  - Items match as perf's match_chain(): by DSO and symbol start in
+ *    function mode when both have a symbol, else by DSO and raw address.
+ *  - Memory grows with the number of distinct paths only: nodes, items
+ *    and the child index are growing arrays; nothing is allocated per
+ *    sample.  Node 0 is never used (0 means "no node").
+ *  - After callchain_finish() siblings are listed in perf's rbtree order
+ *    (descending match key: DSO creation order, then symbol start or
+ *    address), which breaks ties when they are sorted by period.
+ */
+#ifndef PROF_ANALYSIS_CALLCHAIN_H
+#define PROF_ANALYSIS_CALLCHAIN_H
+
+#include "../session/session.h"
+
+/* How the graph is printed (perf's chain_mode). */
+enum cc_mode {
+	CC_GRAPH_ABS,	/* "graph": percentages of the total period */
+	CC_GRAPH_REL,	/* "fractal": percentages of the parent */
+	CC_FLAT,	/* "flat": every path from the root */
+	CC_FOLDED,	/* "folded": one line per path, ';'-joined */
+	CC_NONE,
+};
+
+/* Which end of a chain is its root. */
+enum cc_order {
+	CC_CALLEE,	/* the sampled function first */
+	CC_CALLER,	/* the outermost caller first */
+};
+
+/* What makes two chain items the same node. */
+enum cc_key {
+	CC_KEY_FUNCTION,
+	CC_KEY_ADDRESS,
+};
+
+/* What the graph prints per node. */
+enum cc_value {
+	CC_VAL_PERCENT,
+	CC_VAL_PERIOD,
+	CC_VAL_COUNT,
+};
+
+/* perf's callchain_param, as far as report uses it. */
+struct callchain_param {
+	int enabled;		/* a call graph is printed */
+	enum cc_mode mode;
+	enum cc_order order;
+	int order_set;		/* the order was given */
+	enum cc_key key;
+	enum cc_value value;
+	double min_percent;	/* threshold, percent */
+	u32 print_limit;	/* 0: no limit */
+};
+
+/* perf's defaults: graph, 0.5, callee, function, percent. */
+void callchain_param_init(struct callchain_param *p);
+
+/*
+ * Parses a -g argument as perf's parse_callchain_report_opt(): comma-
+ * separated tokens, each a prefix of a mode, an order, a key or a value
+ * (tried in that order), "none" (ends the parse), else the threshold and
+ * then the print limit.  NULL is perf's default, "graph,0.5,caller,
+ * function,percent".  Returns 0, or -1 after printing an error.
+ */
+int callchain_parse_opt(struct callchain_param *p, const char *arg);
+
+/* One resolved address of a chain. */
+struct cc_item {
+	u64 ip;			/* as recorded */
+	const struct dso *dso;	/* of its map; NULL: no map */
+	const struct symbol *sym;	/* NULL: unresolved */
+};
+
+/* A node of a tree (perf's callchain_node). */
+struct cc_node {
+	u64 hit;		/* period of the chains ending here */
+	u64 children_hit;	/* period of the chains going further */
+	u32 count;		/* samples ending here */
+	u32 children_count;	/* samples going further */
+	u32 parent;		/* 0 for a root */
+	u32 item;		/* first item in the forest's items */
+	u32 nr_items;		/* 0 only for a root */
+	u32 first_child;	/* after callchain_finish(): index into
+				   the forest's child list */
+	u32 nr_children;
+};
+
+/* The trees of one histogram. */
+struct callchain_forest {
+	enum cc_key key;
+	struct cc_node *nodes;
+	u32 nr_nodes, alloc_nodes;
+	struct cc_item *items;
+	u32 nr_items, alloc_items;
+	u32 *index;		/* open addressing: node of (parent, first item) */
+	u32 index_mask, nr_index;
+	u32 *children;		/* after callchain_finish(): sibling lists */
+	int merging;		/* the sibling lists were built for merges
+				   (valid for the trees merged from) */
+};
+
+struct callchain_forest *callchain_forest_new(enum cc_key key);
+void callchain_forest_free(struct callchain_forest *f);
+
+/*
+ * Adds a chain of nr items with period to the tree whose root is *root
+ * (0: a new tree is made and *root set), as perf's callchain_append().
+ * An empty chain adds nothing.
+ */
+void callchain_append(struct callchain_forest *f, u32 *root,
+		      const struct cc_item *items, u32 nr, u64 period);
+
+/*
+ * Adds every path of the tree src to the tree *dst as perf's
+ * callchain_merge() does (each path with its hit as period and one
+ * sample); src stays as it was and must not be appended to again (nor
+ * merged into: a tree merged from is dropped).
+ */
+void callchain_merge(struct callchain_forest *f, u32 *dst, u32 src);
+
+/* Builds the sibling lists (in perf's rbtree order); no append after. */
+void callchain_finish(struct callchain_forest *f);
+
+/* perf's callchain_cumul_hits() and callchain_cumul_counts(). */
+static inline u64 cc_cumul_hits(const struct cc_node *n)
+{
+	return n->hit + n->children_hit;
+}
+
+static inline u32 cc_cumul_counts(const struct cc_node *n)
+{
+	return n->count + n->children_count;
+}
+
+/* The children of node (after callchain_finish()), *list in rbtree order. */
+static inline u32 callchain_children(const struct callchain_forest *f, u32 node,
+				     const u32 **list)
+{
+	*list = f->children + f->nodes[node].first_child;
+	return f->nodes[node].nr_children;
+}
+
+#endif
