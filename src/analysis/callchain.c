@@ -141,6 +141,11 @@ void callchain_forest_free(struct callchain_forest *f)
 	free(f);
 }
 
+u64 cc_item_match(enum cc_key key, const struct cc_item *it)
+{
+	return key == CC_KEY_FUNCTION && it->sym ? symbol_start(it->sym) : it->ip;
+}
+
 /* perf's match_chain() as an order: <0 when a sorts before b. */
 static int item_cmp(enum cc_key key, const struct cc_item *a, const struct cc_item *b)
 {
@@ -158,10 +163,16 @@ static int item_cmp(enum cc_key key, const struct cc_item *a, const struct cc_it
 	return x < y ? -1 : x > y;
 }
 
-static u32 item_hash(enum cc_key key, u32 parent, const struct cc_item *it)
+/* item_cmp() == 0, from the match values */
+static inline int item_same(const struct cc_item *a, const struct cc_item *b)
 {
-	u64 v = key == CC_KEY_FUNCTION && it->sym ? symbol_start(it->sym) : it->ip;
-	u64 x = ((u64)parent * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)it->dso ^ (v * 0xff51afd7ed558ccdULL);
+	return a->dso == b->dso && a->match == b->match;
+}
+
+static inline u32 item_hash(u32 parent, const struct cc_item *it)
+{
+	u64 x = ((u64)parent * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)it->dso ^
+		(it->match * 0xff51afd7ed558ccdULL);
 
 	x ^= x >> 33;
 	x *= 0xc4ceb9fe1a85ec53ULL;
@@ -169,17 +180,25 @@ static u32 item_hash(enum cc_key key, u32 parent, const struct cc_item *it)
 	return (u32)x;
 }
 
+#define SLOT(hash, node)	((u64)(hash) << 32 | (node))
+#define SLOT_NODE(v)		((u32)(v))
+#define SLOT_HASH(v)		((u32)((v) >> 32))
+
 /* The index slot of parent's child starting like it: its own, or the
- * empty one where it goes. */
+ * empty one where it goes.  Probes touch a node only when the hash
+ * matches. */
 static u32 index_slot(const struct callchain_forest *f, u32 parent, const struct cc_item *it)
 {
-	u32 i = item_hash(f->key, parent, it) & f->index_mask, n;
+	u32 hash = item_hash(parent, it), i = hash & f->index_mask;
+	u64 v;
 
-	while ((n = f->index[i])) {
-		const struct cc_node *c = &f->nodes[n];
+	while ((v = f->index[i])) {
+		if (SLOT_HASH(v) == hash) {
+			const struct cc_node *c = &f->nodes[SLOT_NODE(v)];
 
-		if (c->parent == parent && !item_cmp(f->key, &f->items[c->item], it))
-			return i;
+			if (c->parent == parent && item_same(&f->items[c->item], it))
+				return i;
+		}
 		i = (i + 1) & f->index_mask;
 	}
 	return i;
@@ -187,18 +206,17 @@ static u32 index_slot(const struct callchain_forest *f, u32 parent, const struct
 
 static void index_grow(struct callchain_forest *f)
 {
-	u32 *old = f->index, old_mask = f->index_mask;
+	u64 *old = f->index;
+	u32 old_mask = f->index_mask;
 
 	f->index_mask = old_mask * 2 + 1;
 	f->index = xcalloc((size_t)f->index_mask + 1, sizeof(*f->index));
 	for (u32 i = 0; i <= old_mask; i++) {
-		const struct cc_node *c;
 		u32 j;
 
 		if (!old[i])
 			continue;
-		c = &f->nodes[old[i]];
-		j = item_hash(f->key, c->parent, &f->items[c->item]) & f->index_mask;
+		j = SLOT_HASH(old[i]) & f->index_mask;
 		while (f->index[j])
 			j = (j + 1) & f->index_mask;
 		f->index[j] = old[i];
@@ -206,15 +224,16 @@ static void index_grow(struct callchain_forest *f)
 	free(old);
 }
 
-/* Indexes node n under its parent by its first item. */
 static void index_add(struct callchain_forest *f, u32 n)
 {
+	const struct cc_item *it;
 	u32 i;
 
 	if ((f->nr_index + 1) * 2 > f->index_mask + 1)
 		index_grow(f);
-	i = index_slot(f, f->nodes[n].parent, &f->items[f->nodes[n].item]);
-	f->index[i] = n;
+	it = &f->items[f->nodes[n].item];
+	i = index_slot(f, f->nodes[n].parent, it);
+	f->index[i] = SLOT(item_hash(f->nodes[n].parent, it), n);
 	f->nr_index++;
 }
 
@@ -236,7 +255,7 @@ static u32 new_node(struct callchain_forest *f, u32 parent)
 
 /* perf's add_child(): a node under parent holding the nr items. */
 static void add_child(struct callchain_forest *f, u32 parent, const struct cc_item *items,
-		      u32 nr, u64 period)
+		      u32 nr, u64 period, u32 count)
 {
 	u32 n = new_node(f, parent);
 	struct cc_node *c = &f->nodes[n];
@@ -253,7 +272,7 @@ static void add_child(struct callchain_forest *f, u32 parent, const struct cc_it
 	c->item = f->nr_items;
 	c->nr_items = nr;
 	c->hit = period;
-	c->count = 1;
+	c->count = count;
 	f->nr_items += nr;
 	index_add(f, n);
 }
@@ -265,13 +284,13 @@ static void add_child(struct callchain_forest *f, u32 parent, const struct cc_it
  * goes under the head.
  */
 static void split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item *rest,
-		  u32 nr, u64 period)
+		  u32 nr, u64 period, u32 count)
 {
 	u32 h = new_node(f, f->nodes[x].parent), slot;
 	struct cc_node *head = &f->nodes[h], *tail = &f->nodes[x];
 
 	slot = index_slot(f, tail->parent, &f->items[tail->item]);
-	f->index[slot] = h;
+	f->index[slot] = SLOT(SLOT_HASH(f->index[slot]), h);
 	head->item = tail->item;
 	head->nr_items = m;
 	tail->parent = h;
@@ -283,16 +302,16 @@ static void split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item
 	head = &f->nodes[h];
 	if (nr) {
 		head->children_hit += period;
-		head->children_count++;
-		add_child(f, h, rest, nr, period);
+		head->children_count += count;
+		add_child(f, h, rest, nr, period, count);
 	} else {
 		head->hit = period;
-		head->count = 1;
+		head->count = count;
 	}
 }
 
 void callchain_append(struct callchain_forest *f, u32 *root,
-		      const struct cc_item *items, u32 nr, u64 period)
+		      const struct cc_item *items, u32 nr, u64 period, u32 count)
 {
 	u32 cur, pos = 0;
 
@@ -302,27 +321,27 @@ void callchain_append(struct callchain_forest *f, u32 *root,
 		*root = new_node(f, 0);
 	cur = *root;
 	for (;;) {
-		u32 slot = index_slot(f, cur, &items[pos]), child = f->index[slot], m = 1;
+		u32 slot = index_slot(f, cur, &items[pos]), child = SLOT_NODE(f->index[slot]), m = 1;
 		struct cc_node *c;
 
 		f->nodes[cur].children_hit += period;
-		f->nodes[cur].children_count++;
+		f->nodes[cur].children_count += count;
 		if (!child) {
-			add_child(f, cur, items + pos, nr - pos, period);
+			add_child(f, cur, items + pos, nr - pos, period, count);
 			return;
 		}
 		c = &f->nodes[child];
 		while (m < c->nr_items && pos + m < nr &&
-		       !item_cmp(f->key, &f->items[c->item + m], &items[pos + m]))
+		       item_same(&f->items[c->item + m], &items[pos + m]))
 			m++;
 		if (m < c->nr_items) {
-			split(f, child, m, items + pos + m, nr - pos - m, period);
+			split(f, child, m, items + pos + m, nr - pos - m, period, count);
 			return;
 		}
 		pos += m;
 		if (pos == nr) {
 			c->hit += period;
-			c->count++;
+			c->count += count;
 			return;
 		}
 		cur = child;
@@ -346,7 +365,7 @@ static void merge_node(struct callchain_forest *f, u32 *dst, u32 n, struct cc_it
 	memcpy(*path + len, f->items + c->item, nr_items * sizeof(**path));
 	len += nr_items;
 	if (hit)
-		callchain_append(f, dst, *path, len, hit);
+		callchain_append(f, dst, *path, len, hit, 1);
 	for (u32 i = 0; i < nr; i++)
 		merge_node(f, dst, f->children[first + i], path, len, alloc);
 }

@@ -86,7 +86,15 @@ struct cc_item {
 	u64 ip;			/* as recorded */
 	const struct dso *dso;	/* of its map; NULL: no map */
 	const struct symbol *sym;	/* NULL: unresolved */
+	u64 match;		/* what it matches by (cc_item_match()) */
 };
+
+/* What an item matches others by: with the function key and a symbol,
+ * the symbol's start; else the address.  Two items are one node when
+ * their DSOs and match values are equal (perf's match_chain(): an
+ * address that is a symbol's start resolves to that symbol, so mixing
+ * the two kinds never makes a false match). */
+u64 cc_item_match(enum cc_key key, const struct cc_item *it);
 
 /* A node of a tree (perf's callchain_node). */
 struct cc_node {
@@ -109,7 +117,8 @@ struct callchain_forest {
 	u32 nr_nodes, alloc_nodes;
 	struct cc_item *items;
 	u32 nr_items, alloc_items;
-	u32 *index;		/* open addressing: node of (parent, first item) */
+	u64 *index;		/* open addressing: hash << 32 | node of
+				   (parent, first item); 0 empty */
 	u32 index_mask, nr_index;
 	u32 *children;		/* after callchain_finish(): sibling lists */
 	int merging;		/* the sibling lists were built for merges
@@ -121,11 +130,12 @@ void callchain_forest_free(struct callchain_forest *f);
 
 /*
  * Adds a chain of nr items with period to the tree whose root is *root
- * (0: a new tree is made and *root set), as perf's callchain_append().
- * An empty chain adds nothing.
+ * (0: a new tree is made and *root set), as perf's callchain_append() does
+ * for each of count samples whose periods sum to period.  An empty chain
+ * adds nothing.
  */
 void callchain_append(struct callchain_forest *f, u32 *root,
-		      const struct cc_item *items, u32 nr, u64 period);
+		      const struct cc_item *items, u32 nr, u64 period, u32 count);
 
 /*
  * Adds every path of the tree src to the tree *dst as perf's

@@ -532,7 +532,7 @@ void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u6
 	if (!h->cc || h->last_entry == HIST_NO_ENTRY || !nr)
 		return;
 	o = &h->origins[h->last_entry];
-	callchain_append(h->cc, &o->chain, items, nr, period);
+	callchain_append(h->cc, &o->chain, items, nr, period, 1);
 	if (nr > o->max_depth)
 		o->max_depth = nr;
 }

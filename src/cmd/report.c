@@ -664,6 +664,7 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 		c->items[c->nr].ip = ip;
 		c->items[c->nr].dso = node->dso;
 		c->items[c->nr].sym = node->sym;
+		c->items[c->nr].match = cc_item_match(ctx->cg.key, &c->items[c->nr]);
 		c->levels[c->nr++] = level;
 	}
 	if (cpumode < 0)
