@@ -348,6 +348,55 @@ void callchain_append(struct callchain_forest *f, u32 *root,
 	}
 }
 
+void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, const u32 *starts,
+			u32 nr_walks, const struct cc_item *items, u32 nr)
+{
+	u32 cur[CC_PREFETCH_WALKS], pos[CC_PREFETCH_WALKS], slot[CC_PREFETCH_WALKS];
+	u32 hash[CC_PREFETCH_WALKS], active = 0;
+
+	for (u32 w = 0; w < nr_walks && active < CC_PREFETCH_WALKS; w++) {
+		if (!roots[w] || starts[w] >= nr)
+			continue;
+		cur[active] = roots[w];
+		pos[active++] = starts[w];
+	}
+	while (active) {
+		u32 kept = 0;
+
+		/* the index slot of each walk's next child */
+		for (u32 w = 0; w < active; w++) {
+			hash[w] = item_hash(cur[w], &items[pos[w]]);
+			slot[w] = hash[w] & f->index_mask;
+			__builtin_prefetch(&f->index[slot[w]]);
+		}
+		/* the child it holds (trusting the fingerprint: a hint only) */
+		for (u32 w = 0; w < active; w++) {
+			u32 i = slot[w];
+			u64 v;
+
+			while ((v = f->index[i]) && SLOT_HASH(v) != hash[w])
+				i = (i + 1) & f->index_mask;
+			slot[w] = v ? SLOT_NODE(v) : 0;
+			if (slot[w])
+				__builtin_prefetch(&f->nodes[slot[w]]);
+		}
+		/* its items; the walk goes on below it as if all matched */
+		for (u32 w = 0; w < active; w++) {
+			const struct cc_node *c;
+
+			if (!slot[w])
+				continue;
+			c = &f->nodes[slot[w]];
+			__builtin_prefetch(&f->items[c->item]);
+			if (pos[w] + c->nr_items >= nr)
+				continue;
+			cur[kept] = slot[w];
+			pos[kept++] = pos[w] + c->nr_items;
+		}
+		active = kept;
+	}
+}
+
 /* Appends the paths of node n's subtree, whose path so far is path[0..len),
  * to *dst (n's children from the sibling lists). */
 static void merge_node(struct callchain_forest *f, u32 *dst, u32 n, struct cc_item **path,

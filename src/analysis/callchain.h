@@ -137,6 +137,18 @@ void callchain_forest_free(struct callchain_forest *f);
 void callchain_append(struct callchain_forest *f, u32 *root,
 		      const struct cc_item *items, u32 nr, u64 period, u32 count);
 
+/* At most this many walks are prefetched at once. */
+#define CC_PREFETCH_WALKS 128
+
+/*
+ * Brings into the cache what appending items[starts[w]..nr) to the tree
+ * rooted at roots[w] will read, for each of nr_walks walks (a root of 0,
+ * a new tree, is skipped).  The walks go down their trees together, level
+ * by level, so that their cache misses overlap.  Reads only.
+ */
+void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, const u32 *starts,
+			u32 nr_walks, const struct cc_item *items, u32 nr);
+
 /*
  * Adds every path of the tree src to the tree *dst as perf's
  * callchain_merge() does (each path with its hit as period and one

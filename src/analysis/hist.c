@@ -539,6 +539,7 @@ void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u6
 
 void hists_release(struct hists *h)
 {
+	free(h->walks);
 	callchain_forest_free(h->cc);
 	free(h->entries);
 	free(h->origins);
@@ -807,6 +808,47 @@ int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 	}
 	return hists_add_chain_node(h, hist_dso_id(h->strs, node_al->dso), node_al->sym,
 				    addr, level);
+}
+
+void hists_add_callgraph(struct hists *h, const struct cc_item *items,
+			 const struct addr_location *als, const char *levels, u32 nr,
+			 u64 period, int children)
+{
+	u32 *entry, *start, *root, walks = 0;
+
+	if (!h->cc || !nr)
+		return;
+	if (nr + 1 > h->alloc_walks) {
+		h->alloc_walks = nr + 1;
+		h->walks = xrealloc(h->walks, (size_t)h->alloc_walks * 3 * sizeof(*h->walks));
+	}
+	entry = h->walks;
+	start = entry + h->alloc_walks;
+	root = start + h->alloc_walks;
+	/* the entries first: the sample's, then (children mode) each item's
+	   (none when this sample reached it already) */
+	if (h->last_entry != HIST_NO_ENTRY) {
+		entry[walks] = h->last_entry;
+		start[walks++] = 0;
+	}
+	for (u32 i = 0; children && i < nr; i++) {
+		hists_add_chain(h, &als[i], items[i].ip, levels[i]);
+		if (h->last_entry == HIST_NO_ENTRY)
+			continue;
+		entry[walks] = h->last_entry;
+		start[walks++] = i;
+	}
+	/* then the appends, their tree walks prefetched together */
+	for (u32 w = 0; w < walks; w++)
+		root[w] = h->origins[entry[w]].chain;
+	callchain_prefetch(h->cc, root, start, walks, items, nr);
+	for (u32 w = 0; w < walks; w++) {
+		struct hist_origin *o = &h->origins[entry[w]];
+
+		callchain_append(h->cc, &o->chain, items + start[w], nr - start[w], period, 1);
+		if (nr - start[w] > o->max_depth)
+			o->max_depth = nr - start[w];
+	}
 }
 
 void hists_set_sym(struct hists *h, const struct symbol *sym)

@@ -167,6 +167,9 @@ struct hists {
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */
+	u32 *walks;		/* hists_add_callgraph()'s scratch: entry,
+				   start and root of each walk */
+	u32 alloc_walks;
 	u32 last_entry;		/* with call graphs: the entry the last add
 				   reached, or HIST_NO_ENTRY (a chain entry
 				   the sample had reached already) */
@@ -198,6 +201,18 @@ void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first)
  * chain from it on.
  */
 void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u64 period);
+
+/*
+ * Call graphs, a sample's chain at once (nr items in the graph's order,
+ * each resolved in als[] with its children-mode level in levels[]):
+ * what hists_append_chain() for the sample's entry, then in children mode
+ * hists_add_chain() and hists_append_chain() for each item do, in that
+ * order, with the cache misses of the tree walks overlapped.  Call after
+ * the sample's hists_add().
+ */
+void hists_add_callgraph(struct hists *h, const struct cc_item *items,
+			 const struct addr_location *als, const char *levels, u32 nr,
+			 u64 period, int children);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

@@ -683,13 +683,8 @@ static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 	struct chain_cursor *c = ctx->cursor;
 
 	resolve_cursor(ctx, sample, al, c);
-	hists_append_chain(h, c->items, c->nr, sample->period);
-	if (!ctx->children)
-		return;
-	for (u32 i = 0; i < c->nr; i++) {
-		hists_add_chain(h, &c->als[i], c->items[i].ip, c->levels[i]);
-		hists_append_chain(h, c->items + i, c->nr - i, sample->period);
-	}
+	hists_add_callgraph(h, c->items, c->als, c->levels, c->nr, sample->period,
+			    ctx->children);
 }
 
 static int report_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
