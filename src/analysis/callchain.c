@@ -154,8 +154,8 @@ static int item_cmp(enum cc_key key, const struct cc_item *a, const struct cc_it
 	if (a->dso != b->dso)
 		return dso_serial(a->dso) < dso_serial(b->dso) ? -1 : 1;
 	if (key == CC_KEY_FUNCTION && a->sym && b->sym) {
-		x = symbol_start(a->sym);
-		y = symbol_start(b->sym);
+		x = a->match;	/* the symbols' starts */
+		y = b->match;
 	} else {
 		x = a->ip;
 		y = b->ip;
