@@ -348,17 +348,21 @@ void callchain_append(struct callchain_forest *f, u32 *root,
 	}
 }
 
-void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, const u32 *starts,
-			u32 nr_walks, const struct cc_item *items, u32 nr)
+/* Brings into the cache what the walks' appends will read (a hint: the
+ * walks trust the index's fingerprints and take a node's whole run as
+ * matched). */
+static void prefetch_walks(const struct callchain_forest *f, const u32 *roots,
+			   const struct cc_walk *walks, u32 nr_walks,
+			   const struct cc_item *items, u32 nr)
 {
 	u32 cur[CC_PREFETCH_WALKS], pos[CC_PREFETCH_WALKS], slot[CC_PREFETCH_WALKS];
 	u32 hash[CC_PREFETCH_WALKS], active = 0;
 
 	for (u32 w = 0; w < nr_walks && active < CC_PREFETCH_WALKS; w++) {
-		if (!roots[w] || starts[w] >= nr)
+		if (!roots[walks[w].tree] || walks[w].start >= nr)
 			continue;
-		cur[active] = roots[w];
-		pos[active++] = starts[w];
+		cur[active] = roots[walks[w].tree];
+		pos[active++] = walks[w].start;
 	}
 	while (active) {
 		u32 kept = 0;
@@ -369,7 +373,7 @@ void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, cons
 			slot[w] = hash[w] & f->index_mask;
 			__builtin_prefetch(&f->index[slot[w]]);
 		}
-		/* the child it holds (trusting the fingerprint: a hint only) */
+		/* the child it holds */
 		for (u32 w = 0; w < active; w++) {
 			u32 i = slot[w];
 			u64 v;
@@ -380,7 +384,7 @@ void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, cons
 			if (slot[w])
 				__builtin_prefetch(&f->nodes[slot[w]]);
 		}
-		/* its items; the walk goes on below it as if all matched */
+		/* its items; the walk goes on below it */
 		for (u32 w = 0; w < active; w++) {
 			const struct cc_node *c;
 
@@ -395,6 +399,16 @@ void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, cons
 		}
 		active = kept;
 	}
+}
+
+void callchain_append_walks(struct callchain_forest *f, u32 *roots, const struct cc_walk *walks,
+			    u32 nr_walks, const struct cc_item *items, u32 nr, u64 period)
+{
+	prefetch_walks(f, roots, walks, nr_walks, items, nr);
+	for (u32 w = 0; w < nr_walks; w++)
+		if (walks[w].start < nr)
+			callchain_append(f, &roots[walks[w].tree], items + walks[w].start,
+					 nr - walks[w].start, period, 1);
 }
 
 /* Appends the paths of node n's subtree, whose path so far is path[0..len),

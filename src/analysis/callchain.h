@@ -137,17 +137,24 @@ void callchain_forest_free(struct callchain_forest *f);
 void callchain_append(struct callchain_forest *f, u32 *root,
 		      const struct cc_item *items, u32 nr, u64 period, u32 count);
 
+/* One of a sample's appends: items[start..nr) of its chain go to the tree
+ * whose root is the caller's roots[tree]. */
+struct cc_walk {
+	u32 tree;
+	u32 start;
+};
+
 /* At most this many walks are prefetched at once. */
 #define CC_PREFETCH_WALKS 128
 
 /*
- * Brings into the cache what appending items[starts[w]..nr) to the tree
- * rooted at roots[w] will read, for each of nr_walks walks (a root of 0,
- * a new tree, is skipped).  The walks go down their trees together, level
- * by level, so that their cache misses overlap.  Reads only.
+ * Appends a sample's chain (nr items, with period) as the walks say, in
+ * their order: first all the walks go down their trees together, level
+ * by level, so that their cache misses overlap; then each appends as
+ * callchain_append().  A root of 0 gets a new tree.
  */
-void callchain_prefetch(const struct callchain_forest *f, const u32 *roots, const u32 *starts,
-			u32 nr_walks, const struct cc_item *items, u32 nr);
+void callchain_append_walks(struct callchain_forest *f, u32 *roots, const struct cc_walk *walks,
+			    u32 nr_walks, const struct cc_item *items, u32 nr, u64 period);
 
 /*
  * Adds every path of the tree src to the tree *dst as perf's

@@ -525,21 +525,10 @@ void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first)
 	h->defer = 0;
 }
 
-void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u64 period)
-{
-	struct hist_origin *o;
-
-	if (!h->cc || h->last_entry == HIST_NO_ENTRY || !nr)
-		return;
-	o = &h->origins[h->last_entry];
-	callchain_append(h->cc, &o->chain, items, nr, period, 1);
-	if (nr > o->max_depth)
-		o->max_depth = nr;
-}
-
 void hists_release(struct hists *h)
 {
 	free(h->walks);
+	free(h->cc_roots);
 	callchain_forest_free(h->cc);
 	free(h->entries);
 	free(h->origins);
@@ -627,6 +616,11 @@ static void grow_entries(struct hists *h)
 	free(h->entries);
 	h->entries = e;
 	h->origins = xrealloc(h->origins, (size_t)n * sizeof(*h->origins));
+	if (h->cc) {
+		h->cc_roots = xrealloc(h->cc_roots, (size_t)n * sizeof(*h->cc_roots));
+		memset(h->cc_roots + h->alloc_entries, 0,
+		       (size_t)(n - h->alloc_entries) * sizeof(*h->cc_roots));
+	}
 	h->alloc_entries = n;
 }
 
@@ -810,45 +804,50 @@ int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 				    addr, level);
 }
 
+u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
+			  const struct addr_location *als, const char *levels, u32 nr,
+			  int children, struct cc_walk *walks)
+{
+	u32 n = 0;
+
+	if (!h->cc || !nr)
+		return 0;
+	/* the sample's entry, then (children mode) each item's (none when
+	   this sample reached it already) */
+	if (h->last_entry != HIST_NO_ENTRY)
+		walks[n++] = (struct cc_walk){ h->last_entry, 0 };
+	for (u32 i = 0; children && i < nr; i++) {
+		hists_add_chain(h, &als[i], items[i].ip, levels[i]);
+		if (h->last_entry != HIST_NO_ENTRY)
+			walks[n++] = (struct cc_walk){ h->last_entry, i };
+	}
+	for (u32 w = 0; w < n; w++) {
+		struct hist_origin *o = &h->origins[walks[w].tree];
+
+		if (nr - walks[w].start > o->max_depth)
+			o->max_depth = nr - walks[w].start;
+	}
+	return n;
+}
+
 void hists_add_callgraph(struct hists *h, const struct cc_item *items,
 			 const struct addr_location *als, const char *levels, u32 nr,
 			 u64 period, int children)
 {
-	u32 *entry, *start, *root, walks = 0;
+	u32 n;
 
-	if (!h->cc || !nr)
-		return;
 	if (nr + 1 > h->alloc_walks) {
 		h->alloc_walks = nr + 1;
-		h->walks = xrealloc(h->walks, (size_t)h->alloc_walks * 3 * sizeof(*h->walks));
+		h->walks = xrealloc(h->walks, (size_t)h->alloc_walks * sizeof(*h->walks));
 	}
-	entry = h->walks;
-	start = entry + h->alloc_walks;
-	root = start + h->alloc_walks;
-	/* the entries first: the sample's, then (children mode) each item's
-	   (none when this sample reached it already) */
-	if (h->last_entry != HIST_NO_ENTRY) {
-		entry[walks] = h->last_entry;
-		start[walks++] = 0;
-	}
-	for (u32 i = 0; children && i < nr; i++) {
-		hists_add_chain(h, &als[i], items[i].ip, levels[i]);
-		if (h->last_entry == HIST_NO_ENTRY)
-			continue;
-		entry[walks] = h->last_entry;
-		start[walks++] = i;
-	}
-	/* then the appends, their tree walks prefetched together */
-	for (u32 w = 0; w < walks; w++)
-		root[w] = h->origins[entry[w]].chain;
-	callchain_prefetch(h->cc, root, start, walks, items, nr);
-	for (u32 w = 0; w < walks; w++) {
-		struct hist_origin *o = &h->origins[entry[w]];
+	n = hists_callgraph_walks(h, items, als, levels, nr, children, h->walks);
+	callchain_append_walks(h->cc, h->cc_roots, h->walks, n, items, nr, period);
+}
 
-		callchain_append(h->cc, &o->chain, items + start[w], nr - start[w], period, 1);
-		if (nr - start[w] > o->max_depth)
-			o->max_depth = nr - start[w];
-	}
+void hists_set_roots(struct hists *h, const u32 *roots, u32 nr_roots)
+{
+	for (u32 e = 0; e < h->nr_entries; e++)
+		h->cc_roots[e] = e < nr_roots ? roots[e] : 0;
 }
 
 void hists_set_sym(struct hists *h, const struct symbol *sym)
@@ -1596,12 +1595,14 @@ static void collapse_comms(struct hists *h)
 			o->acc_period += e->acc_period;
 			o->nr_samples += e->nr_samples;
 			if (h->cc)
-				callchain_merge(h->cc, &h->origins[SLOT_ENTRY(slot)].chain,
-						h->origins[i].chain);
+				callchain_merge(h->cc, &h->cc_roots[SLOT_ENTRY(slot)],
+						h->cc_roots[i]);
 			continue;
 		}
 		h->entries[nr] = *e;
 		h->origins[nr] = h->origins[i];
+		if (h->cc)
+			h->cc_roots[nr] = h->cc_roots[i];
 		h->index[k] = SLOT(e->hash, nr);
 		nr++;
 	}

@@ -10,7 +10,7 @@
  * hists_finish() once at the end, which applies what is queued, sorts the
  * entries for output and computes totals and widths.  With call graphs
  * (hists_enable_callchains()) each entry also has a call-graph tree, fed
- * by hists_append_chain() after each add.
+ * by hists_add_callgraph() after each sample's add.
  *
  * Invariants:
  *  - Entries are keyed only by the dimensions in the sort list.  Strings are
@@ -120,8 +120,6 @@ struct hist_entry {
 struct hist_origin {
 	const struct thread *thread;	/* the first sample's thread */
 	u32 comm_slot;		/* the first sample's comm string */
-	u32 chain;		/* root of its call-graph tree in the
-				   histogram's forest (0: none) */
 	u32 max_depth;		/* the longest chain appended to it (perf's
 				   callchain_root.max_depth; merges aside) */
 };
@@ -167,8 +165,8 @@ struct hists {
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */
-	u32 *walks;		/* hists_add_callgraph()'s scratch: entry,
-				   start and root of each walk */
+	u32 *cc_roots;		/* entry -> root of its tree (0: none) */
+	struct cc_walk *walks;	/* hists_add_callgraph()'s scratch */
 	u32 alloc_walks;
 	u32 last_entry;		/* with call graphs: the entry the last add
 				   reached, or HIST_NO_ENTRY (a chain entry
@@ -200,19 +198,30 @@ void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first)
  * entry.  In children mode perf gives a chain entry the part of the
  * chain from it on.
  */
-void hists_append_chain(struct hists *h, const struct cc_item *items, u32 nr, u64 period);
 
 /*
  * Call graphs, a sample's chain at once (nr items in the graph's order,
- * each resolved in als[] with its children-mode level in levels[]):
- * what hists_append_chain() for the sample's entry, then in children mode
- * hists_add_chain() and hists_append_chain() for each item do, in that
- * order, with the cache misses of the tree walks overlapped.  Call after
- * the sample's hists_add().
+ * each resolved in als[] with its children-mode level in levels[]), after
+ * the sample's hists_add(): the chain goes to the tree of the sample's
+ * entry and, in children mode, each item's entry (hists_add_chain()) gets
+ * the chain from that item on, once per sample, as perf's cumulative
+ * iterator does.
  */
 void hists_add_callgraph(struct hists *h, const struct cc_item *items,
 			 const struct addr_location *als, const char *levels, u32 nr,
 			 u64 period, int children);
+/*
+ * hists_add_callgraph() in two halves, for when the trees are built on
+ * another thread: hists_callgraph_walks() makes the adds and says which
+ * entry (walks[].tree) gets which part of the chain (room for nr + 1
+ * walks; returns how many); callchain_append_walks() on the other thread
+ * with its own roots[] array (indexed by entry) builds the trees, and
+ * hists_set_roots() hands that array back once it is done.
+ */
+u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
+			  const struct addr_location *als, const char *levels, u32 nr,
+			  int children, struct cc_walk *walks);
+void hists_set_roots(struct hists *h, const u32 *roots, u32 nr_roots);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

@@ -92,6 +92,11 @@ struct report_ctx {
 	const unsigned char **pipe_items;	/* histogram thread: where the
 					   items of its batch start */
 	struct chain_cursor *cursor;	/* call graphs: the sample's chain */
+	struct batchq *cg_pipe;		/* call graphs on two threads: chains
+					   go to the tree thread through it */
+	u32 **cg_roots;			/* tree thread: per event, entry -> the
+					   root of its tree */
+	u32 *cg_nr_roots;		/* and the room in each */
 	u64 nr_records;
 	double progress_start, progress_last;
 	int progress_shown;
@@ -617,8 +622,53 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 	}
 }
 
+/*
+ * Call graphs on two threads: this thread resolves the chains and makes
+ * the histogram's adds; the tree thread appends each chain to the trees
+ * of the entries it reached (callchain_append_walks()), keeping the roots
+ * itself until the end.  An item: this header, the chain's nr cc_items,
+ * then nr_walks cc_walks.
+ */
+struct item_chain {
+	u32 evsel_idx;
+	u32 nr, nr_walks;
+	u64 period;
+};
+
+/* The tree thread's work on one batch of chains. */
+static void consume_chains(void *arg, const void *items, size_t len)
+{
+	struct report_ctx *ctx = arg;
+	const unsigned char *p = items, *end = p + len;
+
+	while (p < end) {
+		const struct item_chain *it = (const void *)p;
+		const struct cc_item *chain = (const void *)(it + 1);
+		const struct cc_walk *walks = (const void *)(chain + it->nr);
+		u32 **roots = &ctx->cg_roots[it->evsel_idx];
+		u32 *room = &ctx->cg_nr_roots[it->evsel_idx];
+
+		for (u32 w = 0; w < it->nr_walks; w++) {
+			if (walks[w].tree < *room)
+				continue;
+			u32 n = *room ? *room : 1024;
+
+			while (n <= walks[w].tree)
+				n *= 2;
+			*roots = xrealloc(*roots, (size_t)n * sizeof(**roots));
+			memset(*roots + *room, 0, (size_t)(n - *room) * sizeof(**roots));
+			*room = n;
+		}
+		callchain_append_walks(ctx->hists[it->evsel_idx].cc, *roots, walks, it->nr_walks,
+				       chain, it->nr, it->period);
+		p += (sizeof(*it) + it->nr * sizeof(*chain) + it->nr_walks * sizeof(*walks) + 7) &
+		     ~(size_t)7;
+	}
+}
+
 /* A sample's call chain resolved as perf's callchain cursor holds it. */
 struct chain_cursor {
+	struct cc_walk walks[MAX_STACK + 1];	/* where its parts go */
 	struct cc_item items[MAX_STACK];	/* in the graph's order */
 	struct addr_location als[MAX_STACK];	/* each item resolved */
 	char levels[MAX_STACK];	/* the privilege level perf gives each
@@ -681,10 +731,27 @@ static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 			  const struct pd_sample *sample, const struct addr_location *al)
 {
 	struct chain_cursor *c = ctx->cursor;
+	struct item_chain *it;
+	u32 n;
 
 	resolve_cursor(ctx, sample, al, c);
-	hists_add_callgraph(h, c->items, c->als, c->levels, c->nr, sample->period,
-			    ctx->children);
+	if (!ctx->cg_pipe) {
+		hists_add_callgraph(h, c->items, c->als, c->levels, c->nr, sample->period,
+				    ctx->children);
+		return;
+	}
+	n = hists_callgraph_walks(h, c->items, c->als, c->levels, c->nr, ctx->children,
+				  c->walks);
+	if (!n)
+		return;
+	it = batchq_alloc(ctx->cg_pipe, sizeof(*it) + c->nr * sizeof(struct cc_item) +
+			  n * sizeof(struct cc_walk));
+	it->evsel_idx = (u32)(h - ctx->hists);
+	it->nr = c->nr;
+	it->nr_walks = n;
+	it->period = sample->period;
+	memcpy(it + 1, c->items, c->nr * sizeof(struct cc_item));
+	memcpy((struct cc_item *)(it + 1) + c->nr, c->walks, n * sizeof(struct cc_walk));
 }
 
 static int report_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
@@ -894,12 +961,27 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_items, ctx);
 		session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
+	if (ctx->cg.enabled && ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		ctx->cg_roots = xcalloc(f->nr_evsel, sizeof(*ctx->cg_roots));
+		ctx->cg_nr_roots = xcalloc(f->nr_evsel, sizeof(*ctx->cg_nr_roots));
+		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
+	}
 	ret = pd_process(f, &ops, ctx);
 	if (ctx->pipe) {
 		batchq_free(ctx->pipe);
 		ctx->pipe = NULL;
 		free(ctx->pipe_items);
 		session_set_sync(ctx->session, NULL, NULL);
+	}
+	if (ctx->cg_pipe) {
+		batchq_free(ctx->cg_pipe);
+		ctx->cg_pipe = NULL;
+		for (u32 i = 0; i < f->nr_evsel; i++) {
+			hists_set_roots(&ctx->hists[i], ctx->cg_roots[i], ctx->cg_nr_roots[i]);
+			free(ctx->cg_roots[i]);
+		}
+		free(ctx->cg_roots);
+		free(ctx->cg_nr_roots);
 	}
 	progress_done(ctx);
 	if (ret < 0)

@@ -337,7 +337,7 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 		if (o->callgraph) {
 			fwrite(line.buf, 1, line.len, out);
 			line.len = 0;
-			callchain_print(out, h->cc, h->origins[e - h->entries].chain, period, &cpo);
+			callchain_print(out, h->cc, h->cc_roots[e - h->entries], period, &cpo);
 		} else if (line.len >= 1 << 16) {
 			fwrite(line.buf, 1, line.len, out);
 			line.len = 0;
