@@ -35,6 +35,8 @@ DEPS := $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
+# file generators for the shell tests (built by the unit rule, not run by it)
+GEN_BIN := build/tests/gen_chains
 
 all: prof
 
@@ -74,7 +76,7 @@ fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard src/*/*.h)
 deps:
 	@scripts/install-deps
 
-unit: $(UNIT_BIN)
+unit: $(UNIT_BIN) $(GEN_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 test: deps

@@ -20,6 +20,7 @@
 #include "cmds.h"
 #include "../analysis/hist.h"
 #include "../format/evname.h"
+#include "../format/feature.h"
 #include "../format/reader.h"
 #include "../output/dump.h"
 #include "../output/header.h"
@@ -32,6 +33,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,11 @@
 
 #define MAX_CPUS 4096
 #define MAX_STACK HIST_MAX_CHAIN	/* perf's PERF_MAX_STACK_DEPTH: chain entries used */
+
+/* One --time range in nanoseconds; 0 at either end: open. */
+struct time_range {
+	u64 start, end;
+};
 
 struct report_ctx {
 	const char *input;	/* -i: file name, "-" for stdin */
@@ -81,7 +88,8 @@ struct report_ctx {
 	struct hist_strings *strs;
 	struct hists *hists;		/* one per evsel */
 	struct hist_filters filters;
-	u64 time_start, time_end;	/* 0: open */
+	struct time_range *time_ranges;	/* --time, nr_time_ranges of them */
+	int nr_time_ranges;		/* 0: no --time */
 	unsigned char *cpu_bitmap;	/* NULL: all CPUs */
 	int children;			/* children mode (cumulated call chains) */
 	int resolve_flags;		/* SESSION_NO_SYMBOL when no key, column
@@ -266,47 +274,247 @@ static u32 recorded_cpus(const struct pd_file *f)
 	return MAX_CPUS;
 }
 
-/* perf's parse_timestr_sec_nsec(): "SEC[.FRACTION]" with at most 9
- * fraction digits; an empty string is 0 (open). */
-static int parse_time_point(const char *s, size_t len, u64 *t)
-{
-	u64 sec = 0, nsec = 0;
-	size_t i = 0, digits = 0;
+/* ---- --time ------------------------------------------------------------------ */
 
-	*t = 0;
-	if (!len)
-		return 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		sec = sec * 10 + (s[i] - '0');
-	if (!i)
+/*
+ * perf 6.1's time-utils.c rules, restated:
+ *  - "START,END[ START,END...]": times are SEC[.FRACTION] (at most 9
+ *    fraction digits, parsed with strtoul as perf does), either side may be
+ *    empty (open); ranges are separated by white space after the END, must
+ *    not hold a second comma, must not end before they start and must not
+ *    overlap the next one (an END equal to the next START overlaps).
+ *  - With a '%' anywhere the string is a list of percent slices of
+ *    [first sample time, last sample time] from HEADER_SAMPLE_TIME:
+ *    "P%/N[,...]" (the Nth slice of P%), else "A%-B%[,...]", else "P%"
+ *    (the first P%).  A slice's end is one nanosecond short of the next
+ *    slice's start unless it is the last sample time.  Percent slices are
+ *    neither ordered nor checked for overlap.
+ */
+
+/* perf's parse_nsec_time(): "SEC[.FRACTION]". */
+static int parse_time_point(const char *s, u64 *t)
+{
+	char frac[10], *end;
+	u64 sec, nsec = 0;
+	size_t n;
+
+	sec = strtoul(s, &end, 10);
+	if (*end != '.' && *end)
 		return -1;
-	if (i < len) {
-		if (s[i++] != '.')
+	if (*end == '.') {
+		n = strlen(++end);
+		if (n > 9)
 			return -1;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-			if (digits < 9)
-				nsec = nsec * 10 + (s[i] - '0');
-		if (i < len || digits > 9)
+		memcpy(frac, end, n);
+		memset(frac + n, '0', 9 - n);
+		frac[9] = '\0';
+		nsec = strtoul(frac, &end, 10);
+		if (*end)
 			return -1;
-		for (; digits < 9; digits++)
-			nsec *= 10;
 	}
 	*t = sec * 1000000000ULL + nsec;
 	return 0;
 }
 
-static int parse_time(struct report_ctx *ctx)
+/* One "START,END" (modified in place); an empty string leaves r as is. */
+static int parse_time_range(char *s, struct time_range *r)
 {
-	const char *s = ctx->time_str, *comma = strchr(s, ',');
+	char *end_str = strchr(s, ',');
 
-	if (strchr(s, '%') || strchr(s, ' '))
-		return error("--time: percent and multiple time ranges are not supported yet");
-	if (!comma ||
-	    parse_time_point(s, comma - s, &ctx->time_start) ||
-	    parse_time_point(comma + 1, strlen(comma + 1), &ctx->time_end) ||
-	    (ctx->time_end && ctx->time_start > ctx->time_end))
-		return error("invalid time string '%s'", s);
+	if (!*s)
+		return 0;
+	if (end_str)
+		*end_str++ = '\0';
+	r->start = r->end = 0;
+	if ((*s && parse_time_point(s, &r->start)) ||
+	    (end_str && *end_str && parse_time_point(end_str, &r->end)))
+		return -1;
+	return r->end && r->end < r->start ? -1 : 0;
+}
+
+/* Absolute ranges (s is modified).  Returns how many, or -1. */
+static int parse_time_ranges(char *s, struct time_range *r)
+{
+	int nr = 0, i;
+	char *p, *arg;
+
+	for (p = s; *p; p++)
+		nr += *p == ',';
+	if (!nr)
+		return -1;
+	for (i = 0, p = s; i < nr - 1; i++) {
+		arg = p;
+		/* the comma is there: each pass uses up exactly one */
+		for (p = strchr(p, ',') + 1; isspace((unsigned char)*p); p++)
+			;
+		for (; *p && !isspace((unsigned char)*p); p++)
+			if (*p == ',')
+				return -1;
+		if (*p)
+			*p++ = '\0';
+		if (parse_time_range(arg, &r[i]))
+			return -1;
+	}
+	if (parse_time_range(p, &r[i]))
+		return -1;
+	for (i = 0; i < nr - 1; i++)
+		if (r[i].end >= r[i + 1].start)
+			return -1;
+	return nr;
+}
+
+/* "P%" (s is modified at the '%'; text after it is ignored, as by perf). */
+static int parse_percent(char *s, double *fraction)
+{
+	char *pct = strchr(s, '%'), *end;
+	double d;
+
+	if (!pct)
+		return -1;
+	*pct = '\0';
+	d = strtod(s, &end);
+	if (end != pct)
+		return -1;
+	*fraction = d / 100.0;
 	return 0;
+}
+
+/* The slice [from, to] (fractions of the sample time span) as perf rounds
+ * it. */
+static int set_percent_range(struct time_range *r, double from, double to, u64 first, u64 last)
+{
+	u64 span = last - first;
+
+	if (from < 0.0 || from > 1.0 || to < 0.0 || to > 1.0)
+		return -1;
+	/* in double, as perf computes it */
+	r->start = (u64)((double)first + round(from * (double)span));
+	r->end = (u64)((double)first + round(to * (double)span));
+	if (r->end > r->start && r->end != last)
+		r->end--;
+	return 0;
+}
+
+/* "P%/N": the Nth slice of P%. */
+static int parse_percent_slash(char *s, struct time_range *r, u64 first, u64 last)
+{
+	char *slash = strchr(s, '/'), *end;
+	double fraction;
+	int n;
+
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if (parse_percent(s, &fraction))
+		return -1;
+	n = (int)strtol(slash + 1, &end, 10);
+	if (*end || fraction <= 0.0)
+		return -1;
+	return set_percent_range(r, fraction * (n - 1), fraction * n, first, last);
+}
+
+/* "A%-B%"; an empty string leaves r as is. */
+static int parse_percent_dash(char *s, struct time_range *r, u64 first, u64 last)
+{
+	char *dash = strchr(s, '-');
+	double from, to;
+
+	if (!*s)
+		return 0;
+	/* perf crashes on a piece without '-' */
+	if (!dash)
+		return -1;
+	*dash = '\0';
+	if (parse_percent(s, &from) || parse_percent(dash + 1, &to))
+		return -1;
+	return set_percent_range(r, from, to, first, last);
+}
+
+/* Percent slices (s is modified).  Returns how many, or -1. */
+static int parse_percent_ranges(char *s, struct time_range *r, u64 first, u64 last)
+{
+	int (*slice)(char *, struct time_range *, u64, u64);
+	char *pct = strchr(s, '%'), *comma;
+	size_t len = strlen(s);
+	int nr = 0;
+
+	if (strchr(s, '/')) {
+		slice = parse_percent_slash;
+	} else if (strchr(s, '-')) {
+		slice = parse_percent_dash;
+	} else {
+		/* "P%" alone is "P%/1": the first P% */
+		double fraction;
+
+		if (pct != s + len - 1 || parse_percent(s, &fraction) || fraction <= 0.0 ||
+		    set_percent_range(r, 0.0, fraction, first, last))
+			return -1;
+		return 1;
+	}
+	for (char *p = s; p < s + len; p = comma + 1) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (slice(p, &r[nr++], first, last))
+			return -1;
+		if (!comma)
+			break;
+	}
+	return nr;
+}
+
+/* --time: fills ctx->time_ranges.  Returns 0, or -EINVAL after an error
+ * message (perf exits with its -EINVAL for a bad --time). */
+static int parse_time(struct report_ctx *ctx, struct pd_file *f)
+{
+	const char *s = ctx->time_str;
+	struct pd_feat_env env;
+	char *copy;
+	int size = 1, nr;
+
+	for (const char *p = s; *p; p++)
+		size += *p == ',';
+	ctx->time_ranges = xcalloc(size, sizeof(*ctx->time_ranges));
+	if (strchr(s, '%')) {
+		memset(&env, 0, sizeof(env));
+		pd_feature_decode(f, PD_FEAT_SAMPLE_TIME, &env);
+		if (!env.first_sample_time && !env.last_sample_time) {
+			error("--time: %s has no first/last sample time (HEADER_SAMPLE_TIME): "
+			      "percentages need a file recorded by a newer perf "
+			      "(with --timestamp-boundary if --buildid-all was used)", f->path);
+			return -EINVAL;
+		}
+		copy = xstrdup(s);
+		nr = parse_percent_ranges(copy, ctx->time_ranges, env.first_sample_time,
+					  env.last_sample_time);
+	} else {
+		copy = xstrdup(s);
+		nr = parse_time_ranges(copy, ctx->time_ranges);
+	}
+	free(copy);
+	if (nr < 0) {
+		error("invalid time string '%s'", s);
+		return -EINVAL;
+	}
+	ctx->nr_time_ranges = nr;
+	return 0;
+}
+
+/* perf's perf_time__ranges_skip_sample(): is a sample at time t outside
+ * --time?  A sample without a time never is; a single range is open where
+ * it is 0, several ranges only at an end of 0. */
+static int time_skipped(const struct report_ctx *ctx, u64 t)
+{
+	const struct time_range *r = ctx->time_ranges;
+
+	if (!ctx->nr_time_ranges || !t)
+		return 0;
+	if (ctx->nr_time_ranges == 1)
+		return (r->start && t < r->start) || (r->end && t > r->end);
+	for (int i = 0; i < ctx->nr_time_ranges; i++)
+		if (t >= r[i].start && (t <= r[i].end || !r[i].end))
+			return 0;
+	return 1;
 }
 
 /* ---- progress and pager ------------------------------------------------------ */
@@ -770,8 +978,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return 0;
 	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
-	if ((ctx->time_start && sample.time < ctx->time_start) ||
-	    (ctx->time_end && sample.time > ctx->time_end))
+	if (time_skipped(ctx, sample.time))
 		return 0;
 	if (session_resolve_flags(ctx->session, ev, &sample,
 				  ctx->resolve_flags | (ctx->pipe ? SESSION_NO_SYMBOL : 0), &al))
@@ -901,14 +1108,18 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	    strcmp(ctx->percentage, "absolute"))
 		return error("invalid --percentage '%s': use relative or absolute",
 			     ctx->percentage);
-	if (ctx->time_str && parse_time(ctx))
-		return -1;
+	so.quiet = ctx->quiet;
+	so.header_hint = !ctx->header;
+	if (ctx->time_str && parse_time(ctx, f)) {
+		/* perf has printed its header hint by then */
+		report_stdio_begin(stdout, &lay, &so, 0);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (setup_filters(ctx, &nr_comms, &nr_dsos, &nr_syms))
 		return -1;
 
-	so.quiet = ctx->quiet;
 	so.relative = ctx->percentage && !strcmp(ctx->percentage, "relative");
-	so.header_hint = !ctx->header;
 	so.min_percent = ctx->percent_limit ? strtof(ctx->percent_limit, NULL) : 0;
 	so.time_str = ctx->time_str;
 	if (ctx->cg.enabled) {
@@ -1025,6 +1236,7 @@ out:
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);
 	free(ctx->cursor);
+	free(ctx->time_ranges);
 	return ret;
 }
 
@@ -1147,5 +1359,6 @@ int cmd_report(int argc, char **argv)
 out:
 	fflush(stdout);
 	pd_close(&f);
-	return ret < 0 ? 1 : 0;
+	/* perf exits with -EINVAL's low byte (234) for a bad --time */
+	return ret == -EINVAL ? 256 - EINVAL : ret < 0 ? 1 : 0;
 }

@@ -139,6 +139,29 @@ both "sys --time start,end" "$TMP/sys.data" --time "$t1,$t2"
 both "sys --time start," "$TMP/sys.data" --time "$t1," --sort comm
 both "sys --time ,end" "$TMP/sys.data" --time ",$t2" --sort dso -n
 both "sys --time empty window" "$TMP/sys.data" --time 1,2
+# several ranges, and perf's percent slices of the first..last sample span
+t0=$(echo "$times" | sed -n "$((n / 8 + 1))p")
+t3=$(echo "$times" | sed -n "$((n / 2 + 1))p")
+both "sys --time two ranges" "$TMP/sys.data" --time "$t0,$t1 $t3,$t2" --sort comm
+both "sys --time two ranges, open end" "$TMP/sys.data" --time "$t0,$t1  $t3," --sort dso
+both "sys --time overlapping ranges" "$TMP/sys.data" --time "$t0,$t3 $t1,$t2"
+both "sys --time ranges touching" "$TMP/sys.data" --time "$t0,$t1 $t1,$t2"
+both "sys --time 10%/2" "$TMP/sys.data" --time 10%/2 --sort comm
+both "sys --time 10%/1,10%/3" "$TMP/sys.data" --time 10%/1,10%/3 --sort comm,dso
+both "sys --time 0%-10%,30%-40%" "$TMP/sys.data" --time 0%-10%,30%-40% -n --sort dso
+both "sys --time 50%" "$TMP/sys.data" --time 50% --sort comm
+both "sys --time 33.3%/3" "$TMP/sys.data" --time 33.3%/3 --sort comm
+both "sys --time 0%-100%" "$TMP/sys.data" --time 0%-100% --sort comm
+for bad in abc "$t1" "$t2,$t1" "$t0,$t1,$t2" "" "150%" "10%/0" "10%/11" \
+	"10%/2,0%-10%" "10%/2 " "-1%"; do
+	both "sys --time invalid '$bad'" "$TMP/sys.data" --time "$bad"
+done
+# a pipe-mode file has no first/last sample time for percentages
+if record_workload --pipe pipe -e cpu-clock -- spin; then
+	both "pipe --time 10%/2 (no sample times)" "$TMP/pipe.data" --time 10%/2
+else
+	not_ok "pipe --time 10%/2 (no sample times)" "perf record -o - failed"
+fi
 
 # CPU filters need PERF_SAMPLE_CPU: system-wide files have it
 both "sys -C 0" "$TMP/sys.data" -C 0 --sort cpu,comm
