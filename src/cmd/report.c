@@ -87,6 +87,11 @@ struct report_ctx {
 	struct session *session;
 	struct hist_strings *strs;
 	struct hists *hists;		/* one per evsel */
+	u32 nr_hists;			/* the evsels known at setup */
+	int setup_done;			/* report_setup() ran */
+	int exit_status;		/* of a report that ended early */
+	struct hist_layout lay;
+	struct report_stdio_opts so;
 	struct hist_filters filters;
 	struct time_range *time_ranges;	/* --time, nr_time_ranges of them */
 	int nr_time_ranges;		/* 0: no --time */
@@ -962,6 +967,8 @@ static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 	memcpy((struct cc_item *)(it + 1) + c->nr, c->walks, n * sizeof(struct cc_walk));
 }
 
+static int report_setup(struct report_ctx *ctx, struct pd_file *f);
+
 static int report_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
 	struct report_ctx *ctx = vctx;
@@ -970,11 +977,20 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	struct pd_evsel *evsel = ev->evsel;
 	struct hists *h;
 
+	if (!ctx->setup_done) {
+		int r;
+
+		/* a stream: its events, features and such come first */
+		if (ev->hdr->type >= PD_REC_USER_START)
+			return 0;
+		if ((r = report_setup(ctx, f)))
+			return r;
+	}
 	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress_start)
 		progress_update(ctx, f, ev->file_offset);
 	if (session_event(ctx->session, ev))
 		return -1;
-	if (ev->hdr->type != PD_REC_SAMPLE || !evsel)
+	if (ev->hdr->type != PD_REC_SAMPLE || !evsel || evsel->idx >= ctx->nr_hists)
 		return 0;
 	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
@@ -1068,69 +1084,89 @@ static int setup_filters(struct report_ctx *ctx, int *nr_comms, int *nr_dsos, in
 	return 0;
 }
 
-static int flat_report(struct report_ctx *ctx, struct pd_file *f)
+/*
+ * Everything the flat report decides before the first sample: what the
+ * events' sample types allow (call graphs, children mode, -C), the
+ * layout, the filters, the session, the histograms and the threads.  A
+ * file's events are known at once; a stream's arrive as records, so it is
+ * called at the first record after them.  Returns 0 to go on, 1 when the
+ * report is already over (perf gives up after printing its preamble), -1
+ * on error.
+ */
+static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 {
-	struct hist_layout lay;
-	struct report_stdio_opts so = { 0 };
+	struct hist_layout *lay = &ctx->lay;
+	struct report_stdio_opts *so = &ctx->so;
 	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
-	const struct pd_ops ops = { report_record };
-	u64 sample_type = 0, nr_entries = 0;
-	int nr_comms, nr_dsos, nr_syms, ret = 0, callchain;
+	u64 sample_type = 0;
+	int nr_comms, nr_dsos, nr_syms, callchain;
 
+	ctx->setup_done = 1;
 	for (u32 i = 0; i < f->nr_evsel; i++)
 		sample_type |= f->evsel[i].attr.sample_type;
 	callchain = !!(sample_type & PD_SAMPLE_CALLCHAIN);
-	if (ctx->cg_given && ctx->cg.enabled && !callchain)
-		return error("selected -g but the file has no callchains "
-			     "(was it recorded without -g?)");
-	/* perf shows the graph of a file with call chains unless -g none */
-	if (callchain && !ctx->cg_given)
-		ctx->cg.enabled = 1;
-	if (!callchain)
-		ctx->cg.enabled = 0;
-	/* perf's default with call chains is children mode */
-	ctx->children = callchain && ctx->children_opt != 0;
-	/* -G, and children mode without an order given, walk from the caller */
-	if (ctx->inverted || (ctx->children && !ctx->cg.order_set))
-		ctx->cg.order = CC_CALLER;
+	/* perf decides before it reads a stream's events: as for a file
+	   without call chains, but the graph stays on (for whatever chains
+	   come) and the order is the caller's, children mode's default */
+	if (f->pipe_mode) {
+		if (!ctx->cg_given)
+			ctx->cg.enabled = 1;
+		ctx->children = 0;
+		if (ctx->inverted || (ctx->children_opt != 0 && !ctx->cg.order_set))
+			ctx->cg.order = CC_CALLER;
+	} else {
+		if (ctx->cg_given && ctx->cg.enabled && !callchain)
+			return error("selected -g but the file has no callchains "
+				     "(was it recorded without -g?)");
+		/* perf shows the graph of a file with call chains unless -g none */
+		if (callchain && !ctx->cg_given)
+			ctx->cg.enabled = 1;
+		if (!callchain)
+			ctx->cg.enabled = 0;
+		/* perf's default with call chains is children mode */
+		ctx->children = callchain && ctx->children_opt != 0;
+		/* -G, and children mode without an order given, walk from the caller */
+		if (ctx->inverted || (ctx->children && !ctx->cg.order_set))
+			ctx->cg.order = CC_CALLER;
+	}
 	if (ctx->max_stack < 0)
 		ctx->max_stack = 0;
 	if (ctx->max_stack > MAX_STACK)
 		ctx->max_stack = MAX_STACK;
 
-	if (hist_layout_parse(&lay, ctx->sort_order, ctx->field_order,
+	if (hist_layout_parse(lay, ctx->sort_order, ctx->field_order,
 			      ctx->show_nr_samples, ctx->show_total_period,
 			      ctx->children))
 		return -1;
-	if (!(lay.key_mask & (1u << HD_SYM)) && !ctx->symbols && !ctx->cg.enabled)
+	if (!(lay->key_mask & (1u << HD_SYM)) && !ctx->symbols && !ctx->cg.enabled)
 		ctx->resolve_flags = SESSION_NO_SYMBOL;
 	if (ctx->percentage && strcmp(ctx->percentage, "relative") &&
 	    strcmp(ctx->percentage, "absolute"))
 		return error("invalid --percentage '%s': use relative or absolute",
 			     ctx->percentage);
-	so.quiet = ctx->quiet;
-	so.header_hint = !ctx->header;
+	so->quiet = ctx->quiet;
+	so->header_hint = !ctx->header;
 	if (ctx->time_str && parse_time(ctx, f)) {
 		/* perf has printed its header hint by then */
-		report_stdio_begin(stdout, &lay, &so, 0);
-		ret = -EINVAL;
-		goto out;
+		report_stdio_begin(stdout, lay, so, 0);
+		ctx->exit_status = -EINVAL;
+		return 1;
 	}
 	if (setup_filters(ctx, &nr_comms, &nr_dsos, &nr_syms))
 		return -1;
 
-	so.relative = ctx->percentage && !strcmp(ctx->percentage, "relative");
-	so.min_percent = ctx->percent_limit ? strtof(ctx->percent_limit, NULL) : 0;
-	so.time_str = ctx->time_str;
+	so->relative = ctx->percentage && !strcmp(ctx->percentage, "relative");
+	so->min_percent = ctx->percent_limit ? strtof(ctx->percent_limit, NULL) : 0;
+	so->time_str = ctx->time_str;
 	if (ctx->cg.enabled) {
-		so.callgraph = &ctx->cg;
-		so.callgraph_skip_first = !ctx->field_order && ctx->sort_order &&
-					  !strncmp(ctx->sort_order, "sym", 3);
+		so->callgraph = &ctx->cg;
+		so->callgraph_skip_first = !ctx->field_order && ctx->sort_order &&
+					   !strncmp(ctx->sort_order, "sym", 3);
 	}
-	so.elide_comm = single_item(ctx->filters.comms, nr_comms);
-	so.elide_dso = single_item(ctx->filters.dsos, nr_dsos);
-	so.elide_sym = single_item(ctx->filters.symbols, nr_syms);
-	hist_layout_elide(&lay, !!so.elide_comm, !!so.elide_dso, !!so.elide_sym);
+	so->elide_comm = single_item(ctx->filters.comms, nr_comms);
+	so->elide_dso = single_item(ctx->filters.dsos, nr_dsos);
+	so->elide_sym = single_item(ctx->filters.symbols, nr_syms);
+	hist_layout_elide(lay, !!so->elide_comm, !!so->elide_dso, !!so->elide_sym);
 
 	if (ctx->cpus) {
 		int r = 0;
@@ -1144,8 +1180,8 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 		if (r || !(sample_type & PD_SAMPLE_CPU)) {
 			/* perf gives up after its preamble, and exits 0 */
 			setup_pager();
-			report_stdio_begin(stdout, &lay, &so, 0);
-			goto out;
+			report_stdio_begin(stdout, lay, so, 0);
+			return 1;
 		}
 	}
 
@@ -1153,9 +1189,10 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	if (!ctx->session)
 		return -1;
 	ctx->strs = hist_strings_new();
+	ctx->nr_hists = f->nr_evsel;
 	ctx->hists = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*ctx->hists));
 	for (u32 i = 0; i < f->nr_evsel; i++) {
-		hists_init(&ctx->hists[i], &lay, ctx->strs);
+		hists_init(&ctx->hists[i], lay, ctx->strs);
 		if (ctx->cg.enabled)
 			hists_enable_callchains(&ctx->hists[i], ctx->cg.key,
 						ctx->cg.order == CC_CALLER);
@@ -1165,7 +1202,7 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
 
-	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay.key_mask & (1u << HD_SYM)) &&
+	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay->key_mask & (1u << HD_SYM)) &&
 	    !ctx->cg.enabled && ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
@@ -1173,11 +1210,17 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 		session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
 	if (ctx->cg.enabled && ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
-		ctx->cg_roots = xcalloc(f->nr_evsel, sizeof(*ctx->cg_roots));
-		ctx->cg_nr_roots = xcalloc(f->nr_evsel, sizeof(*ctx->cg_nr_roots));
+		ctx->cg_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1, sizeof(*ctx->cg_roots));
+		ctx->cg_nr_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1,
+					   sizeof(*ctx->cg_nr_roots));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
 	}
-	ret = pd_process(f, &ops, ctx);
+	return 0;
+}
+
+/* Stops the threads report_setup() started, the trees handed back. */
+static void stop_threads(struct report_ctx *ctx)
+{
 	if (ctx->pipe) {
 		batchq_free(ctx->pipe);
 		ctx->pipe = NULL;
@@ -1187,42 +1230,57 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	if (ctx->cg_pipe) {
 		batchq_free(ctx->cg_pipe);
 		ctx->cg_pipe = NULL;
-		for (u32 i = 0; i < f->nr_evsel; i++) {
+		for (u32 i = 0; i < ctx->nr_hists; i++) {
 			hists_set_roots(&ctx->hists[i], ctx->cg_roots[i], ctx->cg_nr_roots[i]);
 			free(ctx->cg_roots[i]);
 		}
 		free(ctx->cg_roots);
 		free(ctx->cg_nr_roots);
 	}
+}
+
+static int flat_report(struct report_ctx *ctx, struct pd_file *f)
+{
+	const struct pd_ops ops = { report_record };
+	u64 nr_entries = 0;
+	int ret = 0;
+
+	if (!f->pipe_mode)
+		ret = report_setup(ctx, f);
+	if (!ret)
+		ret = pd_process(f, &ops, ctx);
+	/* an empty stream: set up with what it had */
+	if (!ret && !ctx->setup_done)
+		ret = report_setup(ctx, f);
+	stop_threads(ctx);
 	progress_done(ctx);
-	if (ret < 0)
+	if (ret)
 		goto out;
-	ret = 0;
 
 	setup_pager();
-	for (u32 i = 0; i < f->nr_evsel; i++) {
+	for (u32 i = 0; i < ctx->nr_hists; i++) {
 		hists_finish(&ctx->hists[i], ctx->dsos != NULL);
 		nr_entries += ctx->hists[i].nr_entries;
 	}
 	if (!nr_entries) {
-		report_stdio_begin(stdout, &lay, &so, 0);
+		report_stdio_begin(stdout, &ctx->lay, &ctx->so, 0);
 		error("the %s data has no samples", f->path);
 		goto out;
 	}
-	so.total_lost_samples = f->stats.total_lost_samples;
-	report_stdio_begin(stdout, &lay, &so, 1);
-	for (u32 i = 0; i < f->nr_evsel; i++) {
+	ctx->so.total_lost_samples = f->stats.total_lost_samples;
+	report_stdio_begin(stdout, &ctx->lay, &ctx->so, 1);
+	for (u32 i = 0; i < ctx->nr_hists; i++) {
 		char name[256];
 
 		if (!ctx->hists[i].nr_samples)
 			continue;
 		pd_evsel_name(f, &f->evsel[i], name, sizeof(name));
-		report_stdio_hists(stdout, &ctx->hists[i], name, &so);
+		report_stdio_hists(stdout, &ctx->hists[i], name, &ctx->so);
 	}
-	report_stdio_end(stdout, &so);
+	report_stdio_end(stdout, &ctx->so);
 out:
 	if (ctx->hists)
-		for (u32 i = 0; i < f->nr_evsel; i++)
+		for (u32 i = 0; i < ctx->nr_hists; i++)
 			hists_release(&ctx->hists[i]);
 	free(ctx->hists);
 	hist_strings_free(ctx->strs);
@@ -1237,7 +1295,9 @@ out:
 	free(ctx->cpu_bitmap);
 	free(ctx->cursor);
 	free(ctx->time_ranges);
-	return ret;
+	if (ret < 0)
+		return ret;
+	return ctx->exit_status;
 }
 
 /* -g: perf's parse_callchain_report_opt(); alone, perf's default. */

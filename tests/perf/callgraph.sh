@@ -35,6 +35,19 @@ both()
 		"tipless '$PROF' report --stdio -i '$file' $args"
 }
 
+# both1 NAME FILE ARGS...: as both, prof on one thread (--threads 1)
+both1()
+{
+	local name=$1 file=$2 args
+
+	shift 2
+	args=
+	[ $# -gt 0 ] && printf -v args '%q ' "$@"
+	compare "callgraph $name" \
+		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$file' --threads 1 $args"
+}
+
 mkdir -p "$TMP/bin"
 cat >"$TMP/deep.c" <<'EOF2'
 /* deep: ~0.3 s in a fixed call structure, for call graphs. */
@@ -138,4 +151,23 @@ for f in deep cgthreads cgsys; do
 		fi
 		both "$f $name" "$TMP/$f.data" "${args[@]}"
 	done
+done
+
+# one thread (the default uses a second one for the trees)
+for m in "default|" "--no-children|--no-children" "-g caller|-g caller"; do
+	name=${m%%|*}
+	read -r -a args <<<"${m#*|}"
+	both1 "deep --threads 1 $name" "$TMP/deep.data" "${args[@]}"
+done
+
+# pipe mode: perf decides before the stream's events arrive, so no
+# children mode, but the graph in the caller's order
+record_workload --pipe cgpipe -g -e cpu-clock -- "$TMP/bin/deep" || exit 1
+record_workload --pipe flatpipe -e cpu-clock -- "$TMP/bin/deep" || exit 1
+for m in "default|" "--no-children|--no-children" "-g callee|-g callee" "-g none|-g none" \
+	 "--children|--children" "--sort dso,sym|--sort dso,sym"; do
+	name=${m%%|*}
+	read -r -a args <<<"${m#*|}"
+	both "cgpipe $name" "$TMP/cgpipe.data" "${args[@]}"
+	both "flatpipe $name" "$TMP/flatpipe.data" "${args[@]}"
 done
