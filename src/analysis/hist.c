@@ -527,6 +527,8 @@ void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first)
 
 void hists_release(struct hists *h)
 {
+	free(h->seen);
+	free((void *)h->chain_dsos);
 	free(h->walks);
 	free(h->cc_roots);
 	callchain_forest_free(h->cc);
@@ -656,6 +658,16 @@ static u32 find_or_make(struct hists *h, const struct hist_pending *p, int *crea
 	return n;
 }
 
+/* Makes room for n in seen[] and chain_dsos[]. */
+static inline void seen_room(struct hists *h, u32 n)
+{
+	if (n <= h->alloc_seen)
+		return;
+	h->alloc_seen = n < 256 ? 256 : 2 * n;
+	h->seen = xrealloc(h->seen, h->alloc_seen * sizeof(*h->seen));
+	h->chain_dsos = xrealloc(h->chain_dsos, h->alloc_seen * sizeof(*h->chain_dsos));
+}
+
 /* Applies one add; returns as hists_add(). */
 static int apply(struct hists *h, const struct hist_pending *p)
 {
@@ -674,6 +686,7 @@ static int apply(struct hists *h, const struct hist_pending *p)
 		e->period += p->key.period;
 		e->acc_period += p->key.period;
 		e->nr_samples++;
+		seen_room(h, 1);
 		h->seen[0] = n;
 		h->nr_seen = 1;
 		return ask_sym;
@@ -686,8 +699,8 @@ static int apply(struct hists *h, const struct hist_pending *p)
 				return 0;
 			}
 	e->acc_period += p->key.period;
-	if (h->nr_seen < sizeof(h->seen) / sizeof(h->seen[0]))
-		h->seen[h->nr_seen++] = n;
+	seen_room(h, h->nr_seen + 1);
+	h->seen[h->nr_seen++] = n;
 	return ask_sym;
 }
 
@@ -752,6 +765,7 @@ int hists_add_prepared(struct hists *h, const struct hist_pending *prepared,
 	p->key.sym = sym;
 	p->key.filtered |= filtered;
 	p->key.hash = key_hash(h->lay->key_mask, &p->key);
+	seen_room(h, 1);
 	h->chain_dsos[0] = dso;
 	h->nr_chain_dsos = 1;
 	h->nr_samples++;
@@ -797,8 +811,8 @@ int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 				h->last_entry = HIST_NO_ENTRY;
 				return 0;
 			}
-		if (h->nr_chain_dsos < sizeof(h->chain_dsos) / sizeof(h->chain_dsos[0]))
-			h->chain_dsos[h->nr_chain_dsos++] = node_al->dso;
+		seen_room(h, h->nr_chain_dsos + 1);
+		h->chain_dsos[h->nr_chain_dsos++] = node_al->dso;
 	}
 	return hists_add_chain_node(h, hist_dso_id(h->strs, node_al->dso), node_al->sym,
 				    addr, level);

@@ -127,8 +127,6 @@ struct hist_origin {
 /* Adds queued in a histogram with a symbol key before they are applied,
  * so that their entries can be prefetched (a power of two). */
 #define HIST_QUEUE 16
-/* Call-chain nodes a sample may add (perf's PERF_MAX_STACK_DEPTH). */
-#define HIST_MAX_CHAIN 127
 
 /* hists.last_entry when the last add reached no new entry. */
 #define HIST_NO_ENTRY 0xffffffffu
@@ -155,13 +153,14 @@ struct hists {
 	u32 queue_head, queue_len;
 	struct hist_pending cur;	/* the last sample's add, the template
 					   of its call-chain nodes */
-	u32 seen[HIST_MAX_CHAIN + 1];	/* entries the sample being applied
-					   reached (children mode) */
+	u32 *seen;		/* entries the sample being applied
+				   reached (children mode) */
 	u32 nr_seen;
-	const struct dso *chain_dsos[HIST_MAX_CHAIN + 1];	/* without a symbol
-					   key: the DSOs of the last sample's
-					   entries, which name them */
+	const struct dso **chain_dsos;	/* without a symbol key: the DSOs of
+					   the last sample's entries, which
+					   name them */
 	u32 nr_chain_dsos;
+	u32 alloc_seen;		/* room in seen[] and chain_dsos[] */
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */
@@ -270,7 +269,7 @@ int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym
  * iter_add_next_cumulative_entry()), once per entry and sample.  node_al
  * is the resolved address (thread and comm are the sample's), addr the raw
  * address (what perf keys unresolved chain entries by) and level the
- * privilege marker perf gives the node.  At most HIST_MAX_CHAIN per
+ * privilege marker perf gives the node.  Any number per
  * sample.  Returns as hists_add().
  */
 int hists_add_chain(struct hists *h, const struct addr_location *node_al,

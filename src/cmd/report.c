@@ -44,12 +44,52 @@
 #include <unistd.h>
 
 #define MAX_CPUS 4096
-#define MAX_STACK HIST_MAX_CHAIN	/* perf's PERF_MAX_STACK_DEPTH: chain entries used */
+#define MAX_STACK 127	/* perf's PERF_MAX_STACK_DEPTH, the default --max-stack
+			   when /proc/sys/kernel/perf_event_max_stack says none */
 
 /* One --time range in nanoseconds; 0 at either end: open. */
 struct time_range {
 	u64 start, end;
 };
+
+/* A sample's call chain resolved as perf's callchain cursor holds it; the
+ * arrays have room for alloc items (chain_room()). */
+struct chain_cursor {
+	struct cc_walk *walks;		/* where its parts go (alloc + 1) */
+	struct cc_item *items;		/* in the graph's order */
+	struct addr_location *als;	/* each item resolved */
+	char *levels;			/* the privilege level perf gives each
+					   item as a children-mode entry */
+	u64 *ips;			/* add_chain(): the addresses */
+	u8 *modes;			/* and their cpumodes */
+	u32 nr, alloc;
+};
+
+/* Makes room for a chain of n items in c. */
+static void chain_room(struct chain_cursor *c, u64 n)
+{
+	if (n <= c->alloc)
+		return;
+	if (n > 1u << 24)
+		die("call chain of %llu entries", (unsigned long long)n);
+	c->alloc = (u32)n;
+	c->walks = xrealloc(c->walks, (c->alloc + 1) * sizeof(*c->walks));
+	c->items = xrealloc(c->items, c->alloc * sizeof(*c->items));
+	c->als = xrealloc(c->als, c->alloc * sizeof(*c->als));
+	c->levels = xrealloc(c->levels, c->alloc);
+	c->ips = xrealloc(c->ips, c->alloc * sizeof(*c->ips));
+	c->modes = xrealloc(c->modes, c->alloc);
+}
+
+static void chain_free(struct chain_cursor *c)
+{
+	free(c->walks);
+	free(c->items);
+	free(c->als);
+	free(c->levels);
+	free(c->ips);
+	free(c->modes);
+}
 
 struct report_ctx {
 	const char *input;	/* -i: file name, "-" for stdin */
@@ -104,7 +144,7 @@ struct report_ctx {
 	struct hists *pipe_hists;	/* histogram thread: the last sample's */
 	const unsigned char **pipe_items;	/* histogram thread: where the
 					   items of its batch start */
-	struct chain_cursor *cursor;	/* call graphs: the sample's chain */
+	struct chain_cursor cursor;	/* the sample's chain */
 	struct batchq *cg_pipe;		/* call graphs on two threads: chains
 					   go to the tree thread through it */
 	u32 **cg_roots;			/* tree thread: per event, entry -> the
@@ -620,6 +660,7 @@ static void setup_pager(void)
 
 /* ---- the flat report ---------------------------------------------------------- */
 
+
 /* What the histogram thread is handed: a sample, then its chain's nodes. */
 enum { ITEM_SAMPLE, ITEM_NODE };
 
@@ -770,14 +811,17 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 		u8 cpumode;
 		char level;
 	} maps[CHAIN_MAPS];
-	u64 ips[MAX_STACK];
-	u8 modes[MAX_STACK];
+	struct chain_cursor *c = &ctx->cursor;
+	u64 *ips, n = sample->callchain_nr;
+	u8 *modes;
 	u32 nr = 0, nr_maps = 0;
-	u64 n = sample->callchain_nr;
 	int cpumode = prev_cpumode(sample->callchain, n, PD_MISC_USER);
 	char level = al->level;
 
-	for (u64 i = 0; i < n && nr < MAX_STACK && cpumode >= 0; i++) {
+	chain_room(c, n < (u64)ctx->max_stack ? n : (u64)ctx->max_stack);
+	ips = c->ips;
+	modes = c->modes;
+	for (u64 i = 0; i < n && nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
 		u64 j = n - i - 1, ip = pd_get64(sample->callchain + j * 8);
 
 		if (ip >= PD_CONTEXT_MAX) {
@@ -879,15 +923,6 @@ static void consume_chains(void *arg, const void *items, size_t len)
 	}
 }
 
-/* A sample's call chain resolved as perf's callchain cursor holds it. */
-struct chain_cursor {
-	struct cc_walk walks[MAX_STACK + 1];	/* where its parts go */
-	struct cc_item items[MAX_STACK];	/* in the graph's order */
-	struct addr_location als[MAX_STACK];	/* each item resolved */
-	char levels[MAX_STACK];	/* the privilege level perf gives each
-				   item as a children-mode entry */
-	u32 nr;
-};
 
 /*
  * perf's thread__resolve_callchain_sample() for a frame-pointer chain:
@@ -906,6 +941,7 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 	int cpumode = caller ? prev_cpumode(sample->callchain, n, PD_MISC_USER) : PD_MISC_USER;
 	char level = al->level;
 
+	chain_room(c, n < (u64)ctx->max_stack ? n : (u64)ctx->max_stack);
 	c->nr = 0;
 	for (u64 i = 0; i < n && c->nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
 		u64 j = caller ? n - i - 1 : i, ip = pd_get64(sample->callchain + j * 8);
@@ -943,7 +979,7 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 			  const struct pd_sample *sample, const struct addr_location *al)
 {
-	struct chain_cursor *c = ctx->cursor;
+	struct chain_cursor *c = &ctx->cursor;
 	struct item_chain *it;
 	u32 n;
 
@@ -1131,8 +1167,6 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	}
 	if (ctx->max_stack < 0)
 		ctx->max_stack = 0;
-	if (ctx->max_stack > MAX_STACK)
-		ctx->max_stack = MAX_STACK;
 
 	if (hist_layout_parse(lay, ctx->sort_order, ctx->field_order,
 			      ctx->show_nr_samples, ctx->show_total_period,
@@ -1197,8 +1231,6 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 			hists_enable_callchains(&ctx->hists[i], ctx->cg.key,
 						ctx->cg.order == CC_CALLER);
 	}
-	if (ctx->cg.enabled)
-		ctx->cursor = xmalloc(sizeof(*ctx->cursor));
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
 
@@ -1293,7 +1325,7 @@ out:
 	free((void *)ctx->filters.pids);
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);
-	free(ctx->cursor);
+	chain_free(&ctx->cursor);
 	free(ctx->time_ranges);
 	if (ret < 0)
 		return ret;
@@ -1320,9 +1352,23 @@ static int percent_limit_opt(const struct opt *opt, const char *arg, int unset)
 	return 0;
 }
 
+/* perf's default --max-stack: the running kernel's perf_event_max_stack. */
+static int sysctl_max_stack(void)
+{
+	FILE *fp = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	int v = MAX_STACK;
+
+	if (fp) {
+		if (fscanf(fp, "%d", &v) != 1 || v < 0)
+			v = MAX_STACK;
+		fclose(fp);
+	}
+	return v;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	struct report_ctx ctx = { .children_opt = -1, .max_stack = MAX_STACK };
+	struct report_ctx ctx = { .children_opt = -1, .max_stack = sysctl_max_stack() };
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
 		OPT_BOOLEAN(0, "stats", &ctx.stats, "display event stats"),

@@ -21,8 +21,6 @@
 #
 # Comparison: stdout, trailing blanks ignored, and exit status; the tip
 # line and perf's "[...] (inlined)" are normalized as in callgraph.sh.
-# Checks that hit a known prof limitation pass as "# skip" naming it
-# while they differ (see known()).
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -45,23 +43,6 @@ both()
 		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
 		"tipless '$PROF' report --stdio -i '$file' $args"
 }
-
-# known REASON NAME FILE ARGS...: like both, but a difference is reported
-# as a skip naming REASON (a prof limitation on record), so the check
-# turns into a plain ok once it is fixed
-known()
-{
-	local reason=$1 out
-
-	shift
-	out=$(both "$@")
-	case $out in
-	"not ok - "*) skip "scale $1" "known prof limitation: $reason" ;;
-	*) echo "$out" ;;
-	esac
-}
-
-max_stack_bug="--max-stack is clamped to 127 (report.c MAX_STACK / hist.h HIST_MAX_CHAIN)"
 
 # --- 1. real recording, 300 frames of recursion --------------------------
 cat >"$TMP/recurse.c" <<'EOF'
@@ -164,10 +145,9 @@ if gen deep1000 deep 200 1000; then
 		read -r -a args <<<"${m#*|}"
 		both "deep1000 ${m%%|*}" "$TMP/deep1000.data" "${args[@]}"
 	done
-	known "$max_stack_bug" "deep1000 --max-stack 1000" "$TMP/deep1000.data" --max-stack 1000
-	known "$max_stack_bug" "deep1000 --max-stack 1000 -g caller" "$TMP/deep1000.data" \
-		--max-stack 1000 -g caller
-	known "$max_stack_bug" "deep1000 --max-stack 1000 --no-children" "$TMP/deep1000.data" \
+	both "deep1000 --max-stack 1000" "$TMP/deep1000.data" --max-stack 1000
+	both "deep1000 --max-stack 1000 -g caller" "$TMP/deep1000.data" --max-stack 1000 -g caller
+	both "deep1000 --max-stack 1000 --no-children" "$TMP/deep1000.data" \
 		--max-stack 1000 --no-children
 else
 	not_ok "scale deep1000: generate"
