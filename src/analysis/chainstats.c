@@ -12,6 +12,7 @@
 #include "chainstats.h"
 #include "../util/error.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
