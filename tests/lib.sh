@@ -27,6 +27,10 @@
 #             or one of the built-in names: spin (default; single thread,
 #             ~0.2 s in a few functions), threads (4 threads), forks (a
 #             shell fork/exec loop).
+#   strip_chainstats
+#             filter: copies stdin to stdout up to prof's "Callchain
+#             stats:" block of "prof report --stats" (and the blank line
+#             before it), leaving what perf also prints
 #   compare NAME CMD_PERF CMD_PROF
 #             evals both shell commands, diffs their stdout (ignoring
 #             trailing blanks) and exit status; prints ok, or not ok with
@@ -275,6 +279,19 @@ record_workload()
 		return 1
 	fi
 	return 0
+}
+
+strip_chainstats()
+{
+	awk 'pending {
+		pending = 0
+		if ($0 == "Callchain stats:")
+			exit
+		print ""
+	}
+	$0 == "" { pending = 1; next }
+	{ print }
+	END { if (pending) print "" }'
 }
 
 # judge NAME RC_PERF RC_PROF: passes when $TMP/prof.out equals $TMP/perf.out

@@ -2,7 +2,8 @@
  * report.c - "prof report": reads a perf.data file and prints its profile
  * with call graphs when the file has call chains (the default, as "perf
  * report --stdio"), its header (--header-only), its record counts
- * (--stats) or every record (-D).
+ * (--stats, with call-chain statistics after perf's counts when the file
+ * has call chains, unless -g none) or every record (-D).
  *
  * The flat report feeds every record to the session model and every
  * sample, resolved, to the histogram of its event; then prints one section
@@ -18,6 +19,7 @@
  * in record order, so the result is that of one thread.
  */
 #include "cmds.h"
+#include "../analysis/chainstats.h"
 #include "../analysis/hist.h"
 #include "../format/evname.h"
 #include "../format/feature.h"
@@ -150,6 +152,7 @@ struct report_ctx {
 	u32 **cg_roots;			/* tree thread: per event, entry -> the
 					   root of its tree */
 	u32 *cg_nr_roots;		/* and the room in each */
+	struct chainstats *chainstats;	/* --stats on a file with call chains */
 	u64 nr_records;
 	double progress_start, progress_last;
 	int progress_shown;
@@ -793,7 +796,7 @@ static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
  * call chain passes through, as perf's cumulative iterator does.  perf
  * walks the chain from the outermost caller (ORDER_CALLER, its default in
  * children mode), taking each address's cpumode from the context marker
- * before it, for at most MAX_STACK addresses; a marker it does not know
+ * before it, for at most --max-stack addresses; a marker it does not know
  * empties the chain.  Each node inherits the privilege level of the one
  * before (the sample's first) unless it has a map.
  *
@@ -1332,6 +1335,69 @@ out:
 	return ctx->exit_status;
 }
 
+/* --stats: a record's decoding (decode_record()), the session model and
+ * the sample's call chain counted. */
+static int chainstats_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
+{
+	struct report_ctx *ctx = vctx;
+	struct pd_sample sample;
+
+	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress_start)
+		progress_update(ctx, f, ev->file_offset);
+	if (ev->hdr->type != PD_REC_SAMPLE || !ev->evsel) {
+		if (decode_record(ctx, f, ev))
+			return -1;
+		return session_event(ctx->session, ev);
+	}
+	if (session_event(ctx->session, ev) ||
+	    pd_parse_sample(f, ev->evsel, ev->hdr, ev->file_offset, &sample))
+		return -1;
+	chainstats_sample(ctx->chainstats, ev, &sample);
+	return 0;
+}
+
+/*
+ * --stats: perf's record counts; on a file with call chains (unless -g
+ * none), the call-chain statistics after them, the samples resolved
+ * through the session model as the flat report resolves them.
+ */
+static int stats_report(struct report_ctx *ctx, struct pd_file *f)
+{
+	const struct pd_ops plain_ops = { decode_record }, chain_ops = { chainstats_record };
+	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
+	u64 sample_type = 0;
+	double start;
+	int ret;
+
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		sample_type |= f->evsel[i].attr.sample_type;
+	if (!(sample_type & PD_SAMPLE_CALLCHAIN) || (ctx->cg_given && !ctx->cg.enabled)) {
+		ret = pd_process(f, &plain_ops, NULL);
+		if (ret >= 0)
+			stats_print(f, stdout);
+		return ret;
+	}
+	if (!ctx->quiet && isatty(2))
+		ctx->progress_start = ctx->progress_last = now();
+	start = now();
+	ctx->session = session_new(f, &sopts);
+	if (!ctx->session)
+		return -1;
+	if (ctx->max_stack < 1)
+		ctx->max_stack = 1;
+	ctx->chainstats = chainstats_new(ctx->session, ctx->cg.key, (u32)ctx->max_stack);
+	ret = pd_process(f, &chain_ops, ctx);
+	progress_done(ctx);
+	if (ret >= 0) {
+		stats_print(f, stdout);
+		chainstats_print(ctx->chainstats, now() - start, stdout);
+	}
+	chainstats_free(ctx->chainstats);
+	session_free(ctx->session);
+	ctx->session = NULL;
+	return ret;
+}
+
 /* -g: perf's parse_callchain_report_opt(); alone, perf's default. */
 static int call_graph_opt(const struct opt *opt, const char *arg, int unset)
 {
@@ -1454,11 +1520,7 @@ int cmd_report(int argc, char **argv)
 		if (dump_end(&dctx, &f, ret == 0) < 0 && ret == 0)
 			ret = -1;
 	} else if (ctx.stats) {
-		const struct pd_ops ops = { decode_record };
-
-		ret = pd_process(&f, &ops, NULL);
-		if (ret >= 0)
-			stats_print(&f, stdout);
+		ret = stats_report(&ctx, &f);
 	} else {
 		ret = flat_report(&ctx, &f);
 	}

@@ -1,0 +1,275 @@
+/*
+ * chainstats.c - call-chain statistics (see chainstats.h for what each
+ * number means).
+ *
+ * Each sample's chain is read twice: forwards, to count its entries and
+ * give each the cpumode of the context marker before it; then backwards
+ * (outermost caller first), resolving every frame in the session and
+ * walking the tree from its root.  The tree is only a hash table of
+ * (parent, DSO, key) -> node id, grown by doubling at 3/4 load; the DSO
+ * counters are another, by DSO pointer.
+ */
+#include "chainstats.h"
+#include "../util/error.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What modes[] holds besides a cpumode. */
+#define MARKER 0xff	/* a context marker, not an entry */
+#define NO_MAP 0xfe	/* an entry after a marker perf does not know */
+
+struct chainstats *chainstats_new(struct session *s, enum cc_key key, u32 max_stack)
+{
+	struct chainstats *cs = xcalloc(1, sizeof(*cs));
+
+	cs->session = s;
+	cs->key = key;
+	cs->max_stack = max_stack ? max_stack : 1;
+	cs->node_mask = 1023;
+	cs->nodes = xcalloc(cs->node_mask + 1, sizeof(*cs->nodes));
+	cs->dso_mask = 63;
+	cs->dsos = xcalloc(cs->dso_mask + 1, sizeof(*cs->dsos));
+	cs->alloc_modes = 256;
+	cs->modes = xmalloc(cs->alloc_modes);
+	return cs;
+}
+
+void chainstats_free(struct chainstats *cs)
+{
+	if (!cs)
+		return;
+	free(cs->nodes);
+	free(cs->dsos);
+	free(cs->modes);
+	free(cs);
+}
+
+static u64 mix(u64 h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static u64 node_hash(u32 parent, const struct dso *dso, u64 key)
+{
+	return mix(key ^ mix((u64)(uintptr_t)dso ^ ((u64)parent << 1)));
+}
+
+static void grow_nodes(struct chainstats *cs)
+{
+	u32 old_mask = cs->node_mask, mask = old_mask * 2 + 1;
+	struct chainstats_node *old = cs->nodes, *nodes = xcalloc((u64)mask + 1, sizeof(*nodes));
+
+	for (u64 i = 0; i <= old_mask; i++) {
+		u64 h;
+
+		if (!old[i].id)
+			continue;
+		h = node_hash(old[i].parent, old[i].dso, old[i].key);
+		while (nodes[h & mask].id)
+			h++;
+		nodes[h & mask] = old[i];
+	}
+	free(old);
+	cs->nodes = nodes;
+	cs->node_mask = mask;
+}
+
+/* The child of parent with this DSO and key, made when it is new. */
+static u32 tree_child(struct chainstats *cs, u32 parent, const struct dso *dso, u64 key)
+{
+	u64 h = node_hash(parent, dso, key);
+	struct chainstats_node *n;
+
+	for (;; h++) {
+		n = &cs->nodes[h & cs->node_mask];
+		if (!n->id)
+			break;
+		if (n->parent == parent && n->dso == dso && n->key == key)
+			return n->id;
+	}
+	/* node ids are u32: past that, the tree stops growing */
+	if (cs->tree_nodes >= 0xfffffffeULL)
+		return 0;
+	n->dso = dso;
+	n->key = key;
+	n->parent = parent;
+	n->id = (u32)++cs->tree_nodes;
+	if (cs->tree_nodes * 4 > ((u64)cs->node_mask + 1) * 3) {
+		u32 id = n->id;
+
+		grow_nodes(cs);
+		return id;
+	}
+	return n->id;
+}
+
+/* Adds a frame to its DSO's counters. */
+static void count_frame(struct chainstats *cs, const struct dso *dso, int unknown)
+{
+	u64 h = mix((u64)(uintptr_t)dso);
+	struct chainstats_dso_slot *d;
+
+	for (;; h++) {
+		d = &cs->dsos[h & cs->dso_mask];
+		if (!d->used || d->dso == dso)
+			break;
+	}
+	if (!d->used) {
+		d->used = 1;
+		d->dso = dso;
+		if (++cs->nr_dsos * 2 > cs->dso_mask + 1) {
+			u32 old_mask = cs->dso_mask, mask = old_mask * 2 + 1;
+			struct chainstats_dso_slot *old = cs->dsos;
+
+			cs->dsos = xcalloc((u64)mask + 1, sizeof(*cs->dsos));
+			cs->dso_mask = mask;
+			for (u64 i = 0; i <= old_mask; i++) {
+				u64 g = mix((u64)(uintptr_t)old[i].dso);
+
+				if (!old[i].used)
+					continue;
+				while (cs->dsos[g & mask].used)
+					g++;
+				cs->dsos[g & mask] = old[i];
+			}
+			free(old);
+			count_frame(cs, dso, unknown);
+			return;
+		}
+	}
+	d->frames++;
+	d->unknown += !!unknown;
+	cs->frames_unknown += !!unknown;
+}
+
+/* The cpumode a context marker sets (NO_MAP for one perf does not know). */
+static u8 marker_mode(u64 ip)
+{
+	if (ip == PD_CONTEXT_KERNEL)
+		return PD_MISC_KERNEL;
+	if (ip == PD_CONTEXT_USER)
+		return PD_MISC_USER;
+	if (ip == PD_CONTEXT_HV)
+		return PD_MISC_HYPERVISOR;
+	return NO_MAP;
+}
+
+void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
+		       const struct pd_sample *sample)
+{
+	u64 n = sample->callchain_nr, depth = 0, used = 0;
+	u8 mode = PD_MISC_USER;	/* before any marker, as perf */
+	int in_tree = 1;
+	u32 node = 0;
+	struct addr_location al;
+
+	cs->samples++;
+	if (!(sample->sample_type & PD_SAMPLE_CALLCHAIN) || !n)
+		return;
+	if (n > cs->alloc_modes) {
+		free(cs->modes);
+		cs->alloc_modes = n;
+		cs->modes = xmalloc(n);
+	}
+	for (u64 i = 0; i < n; i++) {
+		u64 ip = pd_get64(sample->callchain + i * 8);
+
+		if (ip >= PD_CONTEXT_MAX) {
+			mode = marker_mode(ip);
+			in_tree &= mode != NO_MAP;
+			cs->modes[i] = MARKER;
+			continue;
+		}
+		cs->modes[i] = mode;
+		depth++;
+	}
+	if (!depth)
+		return;
+	cs->samples_with_chain++;
+	cs->entries += depth;
+	if (depth > cs->max_depth)
+		cs->max_depth = depth;
+
+	session_resolve_flags(cs->session, ev, sample, SESSION_NO_SYMBOL, &al);
+	for (u64 i = n; i-- > 0;) {
+		struct addr_location frame;
+		u64 ip = pd_get64(sample->callchain + i * 8), key;
+
+		if (cs->modes[i] == MARKER)
+			continue;
+		if (cs->modes[i] == NO_MAP) {
+			frame.dso = NULL;
+			frame.sym = NULL;
+			frame.addr = ip;
+		} else {
+			session_resolve_addr(cs->session, &al, sample->time, cs->modes[i], ip,
+					     &frame);
+		}
+		count_frame(cs, frame.dso, !frame.sym);
+		if (!in_tree || used >= cs->max_stack)
+			continue;
+		key = frame.sym && cs->key == CC_KEY_FUNCTION ? symbol_start(frame.sym)
+							      : frame.addr;
+		node = tree_child(cs, node, frame.dso, key);
+		if (!node) {
+			in_tree = 0;
+			continue;
+		}
+		used++;
+	}
+	if (used > cs->tree_depth)
+		cs->tree_depth = used;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct chainstats_dso *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static int by_unknown(const void *a, const void *b)
+{
+	const struct chainstats_dso *x = a, *y = b;
+
+	if (x->unknown != y->unknown)
+		return x->unknown > y->unknown ? -1 : 1;
+	if (x->frames != y->frames)
+		return x->frames > y->frames ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct chainstats_dso *chainstats_dsos(const struct chainstats *cs, u32 *nr)
+{
+	struct chainstats_dso *v = xcalloc(cs->nr_dsos + 1, sizeof(*v));
+	u32 n = 0, merged = 0;
+
+	for (u64 i = 0; i <= cs->dso_mask; i++) {
+		const struct chainstats_dso_slot *d = &cs->dsos[i];
+
+		if (!d->used)
+			continue;
+		v[n].name = dso_short_name(d->dso);
+		v[n].frames = d->frames;
+		v[n++].unknown = d->unknown;
+	}
+	qsort(v, n, sizeof(*v), by_name);
+	for (u32 i = 0; i < n; i++) {
+		if (merged && !strcmp(v[merged - 1].name, v[i].name)) {
+			v[merged - 1].frames += v[i].frames;
+			v[merged - 1].unknown += v[i].unknown;
+		} else {
+			v[merged++] = v[i];
+		}
+	}
+	qsort(v, merged, sizeof(*v), by_unknown);
+	*nr = merged;
+	return v;
+}
