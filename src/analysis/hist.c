@@ -1275,14 +1275,14 @@ static void *sort_half_main(void *arg)
  * Sorts rows (no two equal, so any sort gives the same order): big arrays
  * as two halves, the second on another thread, then one merge.
  */
-static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
+static void sort_rows(u64 *rows, u32 n, int words, int sym_word, int parallel)
 {
 	struct sort_half second;
 	pthread_t thread;
 	u32 half = n / 2;
 	u64 *tmp;
 
-	if (n < PARALLEL_SORT_MIN) {
+	if (n < PARALLEL_SORT_MIN || !parallel) {
 		sort_rows_serial(rows, n, words, sym_word);
 		return;
 	}
@@ -1303,7 +1303,7 @@ static void sort_rows(u64 *rows, u32 n, int words, int sym_word)
  * input_cmp_transitive()), ties in insertion order: out[] gets keys'
  * entry numbers in that order. */
 static void input_sort(const struct hist_layout *lay, const struct tree_key *keys,
-		       u32 n, u32 *out)
+		       u32 n, u32 *out, int parallel)
 {
 	int words = 0;
 	u64 *rows;
@@ -1345,7 +1345,7 @@ static void input_sort(const struct hist_layout *lay, const struct tree_key *key
 		}
 		row[w] = k->entry;
 	}
-	sort_rows(rows, n, words, -1);
+	sort_rows(rows, n, words, -1, parallel);
 	for (u32 j = 0; j < n; j++)
 		out[j] = rows[(size_t)j * words + words - 1];
 	free(rows);
@@ -1377,7 +1377,7 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 		k->entry = i;
 	}
 	if (input_cmp_transitive(lay, keys, n, h->strs->nr + 1)) {
-		input_sort(lay, keys, n, out);
+		input_sort(lay, keys, n, out, !h->one_thread);
 		free(keys);
 		return;
 	}
@@ -1547,7 +1547,7 @@ static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
 		}
 		row[nr_keys] = (u64)tree_rank[n] << 32 | n;
 	}
-	sort_rows(rows, h->nr_sorted, stride, sym_key);
+	sort_rows(rows, h->nr_sorted, stride, sym_key, !h->one_thread);
 	if (h->cc && dims[0] == HD_CHILDREN)
 		depth_order(h, rows, stride, sym_key);
 	for (u32 j = 0; j < h->nr_sorted; j++)
@@ -1623,17 +1623,32 @@ static void collapse_comms(struct hists *h)
 	h->nr_entries = nr;
 }
 
+static void *finish_trees(void *forest)
+{
+	callchain_finish(forest);
+	return NULL;
+}
+
 void hists_finish(struct hists *h, int dso_list_given)
 {
 	const struct hist_strings *hs = h->strs;
 	int comm_len = 0, unresolved = 0;
 	u32 *order, *tree_rank, *rank;
 
+	pthread_t trees;
+	int trees_threaded = 0;
+
 	while (h->queue_len)
 		apply_oldest(h);
 	collapse_comms(h);
-	if (h->cc)
-		callchain_finish(h->cc);
+	/* the trees' sibling lists are built meanwhile: nothing below reads
+	   the trees */
+	if (h->cc) {
+		trees_threaded = !h->one_thread &&
+				 !pthread_create(&trees, NULL, finish_trees, h->cc);
+		if (!trees_threaded)
+			callchain_finish(h->cc);
+	}
 
 	free(h->sorted);
 	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
@@ -1685,4 +1700,6 @@ void hists_finish(struct hists *h, int dso_list_given)
 	free(order);
 	free(tree_rank);
 	free(rank);
+	if (trees_threaded)
+		pthread_join(trees, NULL);
 }

@@ -161,6 +161,7 @@ struct hists {
 					   name them */
 	u32 nr_chain_dsos;
 	u32 alloc_seen;		/* room in seen[] and chain_dsos[] */
+	int one_thread;		/* hists_finish() starts no thread */
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */

@@ -30,6 +30,7 @@
 #include "../output/stats.h"
 #include "../session/session.h"
 #include "../util/batchq.h"
+#include "../util/cpu.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 
@@ -1139,6 +1140,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
 	u64 sample_type = 0;
 	int nr_comms, nr_dsos, nr_syms, callchain;
+	int two_threads = ctx->threads != 1 && usable_cpus() > 1;
 
 	ctx->setup_done = 1;
 	for (u32 i = 0; i < f->nr_evsel; i++)
@@ -1230,6 +1232,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	ctx->hists = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*ctx->hists));
 	for (u32 i = 0; i < f->nr_evsel; i++) {
 		hists_init(&ctx->hists[i], lay, ctx->strs);
+		ctx->hists[i].one_thread = !two_threads;
 		if (ctx->cg.enabled)
 			hists_enable_callchains(&ctx->hists[i], ctx->cg.key,
 						ctx->cg.order == CC_CALLER);
@@ -1238,13 +1241,13 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 		ctx->progress_start = ctx->progress_last = now();
 
 	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay->key_mask & (1u << HD_SYM)) &&
-	    !ctx->cg.enabled && ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	    !ctx->cg.enabled && two_threads) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
 		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_items, ctx);
 		session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
-	if (ctx->cg.enabled && ctx->threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	if (ctx->cg.enabled && two_threads) {
 		ctx->cg_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1, sizeof(*ctx->cg_roots));
 		ctx->cg_nr_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1,
 					   sizeof(*ctx->cg_nr_roots));

@@ -27,6 +27,7 @@
 #include "reader.h"
 #include "swap.h"
 #include "feature.h"
+#include "../util/cpu.h"
 #include "../util/error.h"
 
 #include <errno.h>
@@ -1219,7 +1220,7 @@ static void pager_start(struct pd_file *f)
 {
 	struct pager *p;
 
-	if (f->data_size < PAGER_MIN_DATA || f->needs_swap || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (f->data_size < PAGER_MIN_DATA || f->needs_swap || usable_cpus() < 2)
 		return;
 	p = xcalloc(1, sizeof(*p));
 	p->map = f->map;
