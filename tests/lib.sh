@@ -328,3 +328,32 @@ compare()
 	sed -i 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
 	judge "$name" "$rc_perf" "$rc_prof"
 }
+
+# tipless CMD...: runs CMD with the lines that differ between runs of perf
+# report normalized: its random tip line ("# (Tip: ...)", or the note that
+# tips.txt is missing) and the "[...] (inlined)" its fractal graphs print
+# from uninitialized memory (KNOWN-DIFFERENCES.md)
+tipless()
+{
+	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/' \
+		-e 's/--\[\.\.\.\] (inlined)$/--[...]/'
+}
+
+# report_both [--threads1] NAME FILE ARGS...: compares "perf report --stdio"
+# and "prof report --stdio" with ARGS on FILE (see compare); --threads1
+# runs prof with --threads 1
+report_both()
+{
+	local extra= name file args=
+
+	if [ "$1" = --threads1 ]; then
+		extra="--threads 1"
+		shift
+	fi
+	name=$1 file=$2
+	shift 2
+	[ $# -gt 0 ] && printf -v args '%q ' "$@"
+	compare "$name" \
+		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$file' $extra $args"
+}

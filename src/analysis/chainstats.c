@@ -149,18 +149,6 @@ static void count_frame(struct chainstats *cs, const struct dso *dso, int unknow
 	cs->frames_unknown += !!unknown;
 }
 
-/* The cpumode a context marker sets (NO_MAP for one perf does not know). */
-static u8 marker_mode(u64 ip)
-{
-	if (ip == PD_CONTEXT_KERNEL)
-		return PD_MISC_KERNEL;
-	if (ip == PD_CONTEXT_USER)
-		return PD_MISC_USER;
-	if (ip == PD_CONTEXT_HV)
-		return PD_MISC_HYPERVISOR;
-	return NO_MAP;
-}
-
 void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
 		       const struct pd_sample *sample)
 {
@@ -182,7 +170,9 @@ void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
 		u64 ip = pd_get64(sample->callchain + i * 8);
 
 		if (ip >= PD_CONTEXT_MAX) {
-			mode = marker_mode(ip);
+			int m = pd_context_cpumode(ip);
+
+			mode = m < 0 ? NO_MAP : (u8)m;
 			in_tree &= mode != NO_MAP;
 			cs->modes[i] = MARKER;
 			continue;

@@ -763,23 +763,8 @@ static void consume_items(void *arg, const void *items, size_t len)
 #define CHAIN_MAPS 8
 
 /*
- * The cpumode a context marker sets, or -1 for a marker perf does not
- * know, which empties perf's chain.
- */
-static int context_cpumode(u64 ip)
-{
-	if (ip == PD_CONTEXT_KERNEL)
-		return PD_MISC_KERNEL;
-	if (ip == PD_CONTEXT_USER)
-		return PD_MISC_USER;
-	if (ip == PD_CONTEXT_HV)
-		return PD_MISC_HYPERVISOR;
-	return -1;
-}
-
-/*
  * perf's find_prev_cpumode(): the cpumode set by the last context marker
- * before chain[end], or cur when there is none (-1: see context_cpumode()).
+ * before chain[end], or cur when there is none (-1: see pd_context_cpumode()).
  */
 static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
 {
@@ -787,7 +772,7 @@ static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
 		u64 ip = pd_get64(chain + end * 8);
 
 		if (ip >= PD_CONTEXT_MAX)
-			return context_cpumode(ip);
+			return pd_context_cpumode(ip);
 	}
 	return cur;
 }
@@ -953,7 +938,7 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 
 		if (ip >= PD_CONTEXT_MAX) {
 			cpumode = caller ? prev_cpumode(sample->callchain, j, cpumode) :
-					   context_cpumode(ip);
+					   pd_context_cpumode(ip);
 			continue;
 		}
 		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, node)) {

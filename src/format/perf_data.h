@@ -206,6 +206,19 @@ enum pd_record_type {
 #define PD_CONTEXT_GUEST_USER	((u64)-2560)
 #define PD_CONTEXT_MAX		((u64)-4095)
 
+/* The cpumode (PD_MISC_*) a context marker sets for the addresses after it,
+ * or -1 for one perf's report does not follow (the guest markers). */
+static inline int pd_context_cpumode(u64 marker)
+{
+	if (marker == PD_CONTEXT_KERNEL)
+		return PD_MISC_KERNEL;
+	if (marker == PD_CONTEXT_USER)
+		return PD_MISC_USER;
+	if (marker == PD_CONTEXT_HV)
+		return PD_MISC_HYPERVISOR;
+	return -1;
+}
+
 /* Feature bits (HEADER_*). */
 enum pd_feature {
 	PD_FEAT_RESERVED = 0, PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID,

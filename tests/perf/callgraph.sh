@@ -16,37 +16,13 @@
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
-tipless()
-{
-	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/' \
-		-e 's/--\[\.\.\.\] (inlined)$/--[...]/'
-}
+# both NAME FILE ARGS...: perf and prof with ARGS on FILE (both1: prof on
+# one thread)
+both() { report_both "callgraph $1" "${@:2}"; }
+both1() { report_both --threads1 "callgraph $1" "${@:2}"; }
 
-# both NAME FILE ARGS...: compares perf and prof with ARGS on FILE
-both()
-{
-	local name=$1 file=$2 args
 
-	shift 2
-	args=
-	[ $# -gt 0 ] && printf -v args '%q ' "$@"
-	compare "callgraph $name" \
-		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' $args"
-}
 
-# both1 NAME FILE ARGS...: as both, prof on one thread (--threads 1)
-both1()
-{
-	local name=$1 file=$2 args
-
-	shift 2
-	args=
-	[ $# -gt 0 ] && printf -v args '%q ' "$@"
-	compare "callgraph $name" \
-		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' --threads 1 $args"
-}
 
 mkdir -p "$TMP/bin"
 cat >"$TMP/deep.c" <<'EOF2'

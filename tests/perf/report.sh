@@ -16,24 +16,10 @@
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
-# tipless CMD...: runs CMD, tip line normalized
-tipless()
-{
-	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/'
-}
+# both NAME FILE ARGS...: perf and prof with ARGS on FILE
+both() { report_both "report $1" "${@:2}"; }
 
-# both NAME FILE ARGS...: compares perf and prof with ARGS on FILE
-both()
-{
-	local name=$1 file=$2 args
 
-	shift 2
-	args=
-	[ $# -gt 0 ] && printf -v args '%q ' "$@"
-	compare "report $name" \
-		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' $args"
-}
 
 # first_value FILE SORT [N]: the Nth key value of perf's report sorted by
 # SORT alone (the top one by default)
@@ -192,25 +178,12 @@ for f in chains sysg; do
 	both "$f children --dsos $dso" "$data" -g none --dsos "$dso" --sort comm,dso
 done
 
-# one thread (--threads 1) and two (the default with a symbol key, on a
-# machine with two CPUs) must print the same report
-serial()
-{
-	local name=$1 file=$2 args
-
-	shift 2
-	args=
-	[ $# -gt 0 ] && printf -v args '%q ' "$@"
-	compare "report $name" \
-		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' --threads 1 $args"
-}
 for f in forks sys; do
-	serial "$f --threads 1" "$TMP/$f.data"
-	serial "$f --threads 1 --symbols --sort dso,sym" "$TMP/$f.data" \
+	report_both --threads1 "report $f --threads 1" "$TMP/$f.data"
+	report_both --threads1 "report $f --threads 1 --symbols --sort dso,sym" "$TMP/$f.data" \
 		--symbols "$(first_value "$TMP/$f.data" sym)" --sort dso,sym
 done
-serial "chains children --threads 1" "$TMP/chains.data" -g none
+report_both --threads1 "report chains children --threads 1" "$TMP/chains.data" -g none
 
 # --symbols items that read as hex numbers are sample addresses
 ip=$(perf script -i "$TMP/sys.data" -F ip 2>/dev/null | awk 'NF { print $1; exit }')

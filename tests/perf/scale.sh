@@ -25,24 +25,10 @@
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
-tipless()
-{
-	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/' \
-		-e 's/--\[\.\.\.\] (inlined)$/--[...]/'
-}
+# both NAME FILE ARGS...: perf and prof with ARGS on FILE
+both() { report_both "scale $1" "${@:2}"; }
 
-# both NAME FILE ARGS...: compares perf and prof with ARGS on FILE
-both()
-{
-	local name=$1 file=$2 args
 
-	shift 2
-	args=
-	[ $# -gt 0 ] && printf -v args '%q ' "$@"
-	compare "scale $name" \
-		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' $args"
-}
 
 # --- 1. real recording, 300 frames of recursion --------------------------
 cat >"$TMP/recurse.c" <<'EOF'
