@@ -1,0 +1,357 @@
+/*
+ * writer.c - writes file-mode perf.data files; the layout is in writer.h.
+ *
+ * Invariants: w->data_offset + w->data_size is where the next flushed byte
+ * of the data section goes; buf holds the bytes not yet flushed; once
+ * w->failed is set nothing more reaches the file.  The header on disk is a
+ * placeholder (data.size 0) until pw_close() rewrites it.
+ */
+#include "writer.h"
+#include "../util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define PW_BUF_SIZE	(4u << 20)	/* data bytes gathered per write() */
+#define PW_ATTR_ENTRY	(PW_ATTR_SIZE + 16)
+
+/* Writes all of size bytes at offset; reports the first failure. */
+static int pwrite_all(struct pw_file *w, const void *data, size_t size, u64 offset)
+{
+	const u8 *p = data;
+
+	if (w->failed)
+		return -1;
+	while (size) {
+		ssize_t n = pwrite(w->fd, p, size, (off_t)offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->failed = 1;
+			return error("cannot write %s: %s", w->path,
+				     n < 0 ? strerror(errno) : "short write");
+		}
+		p += n;
+		size -= (size_t)n;
+		offset += (u64)n;
+	}
+	return 0;
+}
+
+static int flush_data(struct pw_file *w)
+{
+	int ret = 0;
+
+	if (w->buf_len)
+		ret = pwrite_all(w, w->buf, w->buf_len, w->data_offset + w->data_size);
+	if (!ret)
+		w->data_size += w->buf_len;
+	w->buf_len = 0;
+	return ret;
+}
+
+/* Writes the 104-byte header as it stands. */
+static int write_header(struct pw_file *w)
+{
+	u64 h[13] = {
+		PD_MAGIC, PD_FILE_HEADER_SIZE, PW_ATTR_ENTRY,
+		w->attrs_offset, w->attrs_size,
+		w->data_offset, w->data_size,
+		0, 0,
+		w->features[0], w->features[1], w->features[2], w->features[3],
+	};
+
+	return pwrite_all(w, h, sizeof(h), 0);
+}
+
+int pw_open(struct pw_file *w, const char *path, const struct pw_event *evs, u32 nr)
+{
+	u64 off = PD_FILE_HEADER_SIZE;
+	u8 entry[PW_ATTR_ENTRY];
+
+	memset(w, 0, sizeof(*w));
+	w->path = path;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0)
+		return error("cannot create %s: %s", path, strerror(errno));
+	w->buf_cap = PW_BUF_SIZE;
+	w->buf = xmalloc(w->buf_cap);
+
+	for (u32 i = 0; i < nr; i++) {
+		if (pwrite_all(w, evs[i].ids, (size_t)evs[i].nr_ids * 8, off))
+			goto fail;
+		off += (u64)evs[i].nr_ids * 8;
+	}
+	w->attrs_offset = off;
+	w->attrs_size = (u64)nr * PW_ATTR_ENTRY;
+	off = PD_FILE_HEADER_SIZE;
+	for (u32 i = 0; i < nr; i++) {
+		struct pd_attr attr = evs[i].attr;
+		u64 ids[2] = { off, (u64)evs[i].nr_ids * 8 };
+
+		attr.size = PW_ATTR_SIZE;
+		memcpy(entry, &attr, PW_ATTR_SIZE);
+		memcpy(entry + PW_ATTR_SIZE, ids, sizeof(ids));
+		if (pwrite_all(w, entry, sizeof(entry), w->attrs_offset + (u64)i * PW_ATTR_ENTRY))
+			goto fail;
+		off += ids[1];
+	}
+	w->data_offset = w->attrs_offset + w->attrs_size;
+	if (write_header(w))
+		goto fail;
+	return 0;
+fail:
+	close(w->fd);
+	free(w->buf);
+	w->buf = NULL;
+	w->fd = -1;
+	return -1;
+}
+
+int pw_write(struct pw_file *w, const void *data, size_t size)
+{
+	const u8 *p = data;
+
+	if (w->failed)
+		return -1;
+	while (size) {
+		size_t n = w->buf_cap - w->buf_len;
+
+		if (n > size)
+			n = size;
+		memcpy(w->buf + w->buf_len, p, n);
+		w->buf_len += n;
+		p += n;
+		size -= n;
+		if (w->buf_len == w->buf_cap && flush_data(w))
+			return -1;
+	}
+	return 0;
+}
+
+void pw_add_feature(struct pw_file *w, unsigned feat, const void *payload, size_t size)
+{
+	if (feat >= PD_FEAT_LAST_KNOWN || (w->features[feat / 64] >> (feat % 64) & 1))
+		return;
+	if (w->feat_len + size > w->feat_cap) {
+		w->feat_cap = (w->feat_len + size) * 2 + 4096;
+		w->feat_buf = xrealloc(w->feat_buf, w->feat_cap);
+	}
+	memcpy(w->feat_buf + w->feat_len, payload, size);
+	w->feat_start[feat] = w->feat_len;
+	w->feat_size[feat] = size;
+	w->feat_len += size;
+	w->features[feat / 64] |= 1ULL << (feat % 64);
+}
+
+/* A growable byte string for building payloads. */
+struct pbuf {
+	u8 *p;
+	size_t len, cap;
+};
+
+static void pb_add(struct pbuf *b, const void *data, size_t size)
+{
+	if (b->len + size > b->cap) {
+		b->cap = (b->len + size) * 2 + 256;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, data, size);
+	b->len += size;
+}
+
+static void pb_u32(struct pbuf *b, u32 v) { pb_add(b, &v, 4); }
+static void pb_u64(struct pbuf *b, u64 v) { pb_add(b, &v, 8); }
+
+/* perf string: u32 len (strlen + 1 rounded up to 64), text, NUL padding. */
+static void pb_str(struct pbuf *b, const char *s)
+{
+	static const u8 zeros[64];
+	size_t n = strlen(s);
+	u32 len = (u32)((n + 1 + 63) & ~(size_t)63);
+
+	pb_u32(b, len);
+	pb_add(b, s, n);
+	pb_add(b, zeros, len - n);
+}
+
+void pw_add_string_feature(struct pw_file *w, unsigned feat, const char *s)
+{
+	struct pbuf b = { 0 };
+
+	pb_str(&b, s);
+	pw_add_feature(w, feat, b.p, b.len);
+	free(b.p);
+}
+
+/* Value of the first "key<spaces>: value" line of a /proc file, or NULL. */
+static char *proc_field(const char *file, const char *key, char *out, size_t size)
+{
+	FILE *f = fopen(file, "re");
+	char line[1024];
+	size_t klen = strlen(key);
+	char *found = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + klen;
+
+		if (strncmp(line, key, klen) || (*p != ' ' && *p != '\t' && *p != ':'))
+			continue;
+		p = strchr(p, ':');
+		if (!p)
+			continue;
+		for (p++; *p == ' ' || *p == '\t'; p++)
+			;
+		p[strcspn(p, "\n")] = '\0';
+		snprintf(out, size, "%s", p);
+		found = out;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+/* CPUDESC: the model name with runs of blanks collapsed, as perf does. */
+static void add_cpudesc(struct pw_file *w)
+{
+	char name[256], *s, *d;
+
+	if (!proc_field("/proc/cpuinfo", "model name", name, sizeof(name)))
+		return;
+	for (s = d = name; *s; s++) {
+		if ((*s == ' ' || *s == '\t') && d > name && d[-1] == ' ')
+			continue;
+		*d++ = *s == '\t' ? ' ' : *s;
+	}
+	while (d > name && d[-1] == ' ')
+		d--;
+	*d = '\0';
+	pw_add_string_feature(w, PD_FEAT_CPUDESC, name);
+}
+
+/* CPUID on x86: "vendor,family,model,stepping". */
+static void add_cpuid(struct pw_file *w)
+{
+	char vendor[64], family[16], model[16], stepping[16], id[128];
+
+	if (!proc_field("/proc/cpuinfo", "vendor_id", vendor, sizeof(vendor)) ||
+	    !proc_field("/proc/cpuinfo", "cpu family", family, sizeof(family)) ||
+	    !proc_field("/proc/cpuinfo", "model", model, sizeof(model)) ||
+	    !proc_field("/proc/cpuinfo", "stepping", stepping, sizeof(stepping)))
+		return;
+	snprintf(id, sizeof(id), "%s,%s,%s,%s", vendor, family, model, stepping);
+	pw_add_string_feature(w, PD_FEAT_CPUID, id);
+}
+
+static void add_cmdline(struct pw_file *w, int argc, char **argv)
+{
+	struct pbuf b = { 0 };
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		snprintf(exe, sizeof(exe), "%s", "prof");
+	else
+		exe[n] = '\0';
+	pb_u32(&b, (u32)argc);
+	pb_str(&b, exe);
+	for (int i = 1; i < argc; i++)
+		pb_str(&b, argv[i]);
+	pw_add_feature(w, PD_FEAT_CMDLINE, b.p, b.len);
+	free(b.p);
+}
+
+/* EVENT_DESC: u32 nr, u32 attr size, then per event attr, u32 nr_ids,
+ * pstr name, u64 ids[]. */
+static void add_event_desc(struct pw_file *w, const struct pw_event *evs, u32 nr)
+{
+	struct pbuf b = { 0 };
+
+	pb_u32(&b, nr);
+	pb_u32(&b, PW_ATTR_SIZE);
+	for (u32 i = 0; i < nr; i++) {
+		struct pd_attr attr = evs[i].attr;
+
+		attr.size = PW_ATTR_SIZE;
+		pb_add(&b, &attr, PW_ATTR_SIZE);
+		pb_u32(&b, evs[i].nr_ids);
+		pb_str(&b, evs[i].name);
+		for (u32 j = 0; j < evs[i].nr_ids; j++)
+			pb_u64(&b, evs[i].ids[j]);
+	}
+	pw_add_feature(w, PD_FEAT_EVENT_DESC, b.p, b.len);
+	free(b.p);
+}
+
+void pw_add_host_features(struct pw_file *w, int argc, char **argv,
+			  const struct pw_event *evs, u32 nr)
+{
+	struct utsname u;
+	char mem[64];
+	u32 cpus[2];
+
+	if (!uname(&u)) {
+		pw_add_string_feature(w, PD_FEAT_HOSTNAME, u.nodename);
+		pw_add_string_feature(w, PD_FEAT_OSRELEASE, u.release);
+	}
+	pw_add_string_feature(w, PD_FEAT_VERSION, PROF_VERSION);
+	if (!uname(&u))
+		pw_add_string_feature(w, PD_FEAT_ARCH, u.machine);
+	cpus[0] = (u32)sysconf(_SC_NPROCESSORS_CONF);
+	cpus[1] = (u32)sysconf(_SC_NPROCESSORS_ONLN);
+	pw_add_feature(w, PD_FEAT_NRCPUS, cpus, sizeof(cpus));
+	add_cpudesc(w);
+	add_cpuid(w);
+	if (proc_field("/proc/meminfo", "MemTotal", mem, sizeof(mem))) {
+		u64 kb = strtoull(mem, NULL, 10);
+
+		pw_add_feature(w, PD_FEAT_TOTAL_MEM, &kb, sizeof(kb));
+	}
+	add_cmdline(w, argc, argv);
+	add_event_desc(w, evs, nr);
+}
+
+int pw_close(struct pw_file *w)
+{
+	u64 table_off, payload_off;
+	u64 entry[2];
+	unsigned nr = 0;
+	int ret;
+
+	if (w->fd < 0)
+		return -1;
+	flush_data(w);
+	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++)
+		nr += (unsigned)(w->features[f / 64] >> (f % 64) & 1);
+	table_off = w->data_offset + w->data_size;
+	payload_off = table_off + (u64)nr * 16;
+	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++) {
+		if (!(w->features[f / 64] >> (f % 64) & 1))
+			continue;
+		entry[0] = payload_off;
+		entry[1] = w->feat_size[f];
+		pwrite_all(w, entry, sizeof(entry), table_off);
+		pwrite_all(w, w->feat_buf + w->feat_start[f], w->feat_size[f], payload_off);
+		table_off += 16;
+		payload_off += w->feat_size[f];
+	}
+	w->file_size = payload_off;
+	write_header(w);
+	ret = w->failed ? -1 : 0;
+	if (close(w->fd) && !ret)
+		ret = error("cannot write %s: %s", w->path, strerror(errno));
+	w->fd = -1;
+	free(w->buf);
+	free(w->feat_buf);
+	w->buf = NULL;
+	w->feat_buf = NULL;
+	return ret;
+}
