@@ -1,0 +1,155 @@
+#!/bin/bash
+# tests/perf/record.sh - files written by "prof record" are read by perf 6.1
+# exactly as by prof, and prof record behaves as perf record does.
+#
+# Files: the spin, threads and forks workloads of lib.sh recorded with prof
+# record plainly, with -g, -F 1000, -c 100000 -e task-clock, two events,
+# and :u.  For each file:
+#   - "perf report --header-only" exits 0 with nothing on stderr;
+#   - "perf report --stdio" and "prof report --stdio" print the same lines
+#     (tip line normalized as in report.sh) with the same status;
+#   - "perf script" exits 0 and shows the workload's comm.
+# Then: the attr perf reads back has the sample_type perf record would
+# set; the command's exit status and a crash propagate; a missing command
+# exits 255 as perf does; a bad event or modifier gives one error line and
+# status 129; an existing output file becomes FILE.old; -q prints nothing;
+# the summary line has perf's form.
+
+. "$(dirname "$0")/../lib.sh"
+set -o pipefail
+
+tipless()
+{
+	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/'
+}
+
+_lib_build_workloads || {
+	not_ok "build the workloads"
+	exit 1
+}
+
+# prof_record NAME ARGS... -- CMD...: prof record -q -o $TMP/NAME.data
+prof_record()
+{
+	local name=$1
+
+	shift
+	timeout 60 "$PROF" record -q -o "$TMP/$name.data" "$@" \
+		>"$TMP/$name.rec.out" 2>"$TMP/$name.rec.err"
+}
+
+# check_file NAME COMM: the three reads of a prof-written file
+check_file()
+{
+	local name=$1 comm=$2 f=$TMP/$1.data
+
+	if perf report --header-only -i "$f" >/dev/null 2>"$TMP/hdr.err" && [ ! -s "$TMP/hdr.err" ]; then
+		ok "$name: perf report --header-only reads it without warnings"
+	else
+		not_ok "$name: perf report --header-only reads it without warnings" "$(head -5 "$TMP/hdr.err")"
+	fi
+	compare "$name: perf report and prof report agree" \
+		"tipless perf report --stdio -i '$f' 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$f'"
+	if perf script -i "$f" >"$TMP/script.out" 2>"$TMP/script.err" &&
+		grep -q "^ *$comm " "$TMP/script.out"; then
+		ok "$name: perf script shows $comm"
+	else
+		not_ok "$name: perf script shows $comm" "$(head -3 "$TMP/script.out" "$TMP/script.err")"
+	fi
+}
+
+# record_and_check NAME COMM ARGS... -- CMD...
+record_and_check()
+{
+	local name=$1 comm=$2 rc
+
+	shift 2
+	prof_record "$name" "$@"
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -s "$TMP/$name.data" ]; then
+		not_ok "$name: prof record" "status $rc" "$(head -5 "$TMP/$name.rec.err")"
+		return
+	fi
+	ok "$name: prof record"
+	check_file "$name" "$comm"
+}
+
+record_and_check spin spin -- "$TMP/bin/spin"
+record_and_check spin-g spin -g -- "$TMP/bin/spin"
+record_and_check spin-F1000 spin -F 1000 -- "$TMP/bin/spin"
+record_and_check threads-c threads -c 100000 -e task-clock -- "$TMP/bin/threads"
+record_and_check forks-2ev sh -e cpu-clock -e page-faults -- "$TMP/bin/forks"
+record_and_check spin-u spin -e cpu-clock:u --call-graph fp -- "$TMP/bin/spin"
+
+# the attrs as perf reads them back, against what perf record sets
+evlist()
+{
+	perf evlist -v -i "$1" 2>/dev/null | grep -o 'sample_type: [A-Z|]*'
+}
+want="sample_type: IP|TID|TIME|PERIOD"
+got=$(evlist "$TMP/spin.data")
+if [ "$got" = "$want" ]; then ok "plain: sample_type"; else not_ok "plain: sample_type" "$got"; fi
+want="sample_type: IP|TID|TIME|CALLCHAIN|PERIOD"
+got=$(evlist "$TMP/spin-g.data")
+if [ "$got" = "$want" ]; then ok "-g: sample_type"; else not_ok "-g: sample_type" "$got"; fi
+want="sample_type: IP|TID|TIME"
+got=$(evlist "$TMP/threads-c.data")
+if [ "$got" = "$want" ]; then ok "-c: sample_type"; else not_ok "-c: sample_type" "$got"; fi
+want=$(printf '%s\n' "sample_type: IP|TID|TIME|ID|PERIOD" "sample_type: IP|TID|TIME|ID|PERIOD")
+got=$(evlist "$TMP/forks-2ev.data")
+if [ "$got" = "$want" ]; then ok "two events: sample_type"; else not_ok "two events: sample_type" "$got"; fi
+if perf evlist -i "$TMP/forks-2ev.data" 2>/dev/null | tr '\n' ' ' | grep -q '^cpu-clock page-faults $'; then
+	ok "two events: names"
+else
+	not_ok "two events: names" "$(perf evlist -i "$TMP/forks-2ev.data" 2>&1)"
+fi
+
+# exit status: as perf record's
+"$PROF" record -q -o "$TMP/x.data" -- sh -c 'exit 3'
+rc=$?
+if [ $rc -eq 3 ]; then ok "exit status of the command"; else not_ok "exit status of the command" "status $rc"; fi
+# (the group's redirection also silences the shell's "Segmentation fault")
+{ (ulimit -c 0; "$PROF" record -q -o "$TMP/x.data" -- sh -c 'kill -SEGV $$'); rc=$?; } 2>/dev/null
+if [ $rc -eq 139 ] && perf report --header-only -i "$TMP/x.data" >/dev/null 2>&1; then
+	ok "a crashing command: prof dies of the same signal, file finished"
+else
+	not_ok "a crashing command: prof dies of the same signal, file finished" "status $rc"
+fi
+"$PROF" record -q -o "$TMP/x.data" -- "$TMP/does-not-exist" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 255 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'does-not-exist' "$TMP/err"; then
+	ok "a missing command: one error line, status 255"
+else
+	not_ok "a missing command: one error line, status 255" "status $rc" "$(cat "$TMP/err")"
+fi
+
+for ev in bogus cpu-clock:z; do
+	"$PROF" record -q -o "$TMP/bad.data" -e "$ev" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 129 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "'$ev'" "$TMP/err" &&
+		[ ! -e "$TMP/bad.data" ]; then
+		ok "bad event $ev: one error line, status 129"
+	else
+		not_ok "bad event $ev: one error line, status 129" "status $rc" "$(cat "$TMP/err")"
+	fi
+done
+
+# an existing file is kept as .old; the summary line
+cp "$TMP/spin.data" "$TMP/keep.data"
+"$PROF" record -o "$TMP/keep.data" -- true 2>"$TMP/err"
+if cmp -s "$TMP/spin.data" "$TMP/keep.data.old"; then
+	ok "existing output renamed to FILE.old"
+else
+	not_ok "existing output renamed to FILE.old"
+fi
+if grep -Eq "^\[ prof record: Captured and wrote [0-9]+\.[0-9]{3} MB $TMP/keep.data \([0-9]+ samples\) \]$" "$TMP/err"; then
+	ok "summary line"
+else
+	not_ok "summary line" "$(cat "$TMP/err")"
+fi
+if [ ! -s "$TMP/spin.rec.err" ] && [ ! -s "$TMP/spin.rec.out" ]; then
+	ok "-q prints nothing"
+else
+	not_ok "-q prints nothing" "$(cat "$TMP/spin.rec.err")"
+fi
