@@ -13,7 +13,7 @@
 # set; the command's exit status and a crash propagate; a missing command
 # exits 255 as perf does; a bad event or modifier gives one error line and
 # status 129; an existing output file becomes FILE.old; -q prints nothing;
-# the summary line has perf's form.
+# the summary line has perf's form; SIGTERM leaves a finished file.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -152,4 +152,19 @@ if [ ! -s "$TMP/spin.rec.err" ] && [ ! -s "$TMP/spin.rec.out" ]; then
 	ok "-q prints nothing"
 else
 	not_ok "-q prints nothing" "$(cat "$TMP/spin.rec.err")"
+fi
+
+# SIGTERM to prof: the command is stopped, the file finished, and prof
+# dies of the signal as perf record does (status 143)
+"$PROF" record -q -o "$TMP/term.data" -- "$TMP/bin/spin" &
+pid=$!
+sleep 0.1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ $rc -eq 143 ] && perf report --header-only -i "$TMP/term.data" >/dev/null 2>"$TMP/err" &&
+	[ ! -s "$TMP/err" ] && perf script -i "$TMP/term.data" >/dev/null 2>&1; then
+	ok "SIGTERM finishes the file, status 143"
+else
+	not_ok "SIGTERM finishes the file, status 143" "status $rc" "$(cat "$TMP/err")"
 fi
