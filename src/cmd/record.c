@@ -12,7 +12,9 @@
  * missed, copies every ring's new bytes into the writer after each wakeup
  * and ends each pass that found data with a FINISHED_ROUND record.  When
  * the command exits (or a signal asks to stop) the rings are drained once
- * more and the file is finished: features, then the header.
+ * more and the file is finished: features, then the header.  While the
+ * records go by, record_dsos follows which DSOs get samples, so the
+ * BUILD_ID feature needs no second pass over the file.
  *
  * Ring protocol: the kernel advances data_head; we read it with acquire
  * order, copy [data_tail, data_head) (in two pieces when it wraps past the
@@ -21,6 +23,7 @@
  * wraps, though its body may.
  */
 #include "cmds.h"
+#include "record_dsos.h"
 #include "../format/writer.h"
 #include "../util/error.h"
 #include "../util/opt.h"
@@ -107,6 +110,7 @@ struct record {
 	u64 nr_samples, nr_wakeups;
 	u64 first_time, last_time;	/* of the samples, for SAMPLE_TIME */
 	unsigned time_offset;	/* offset of the time in a sample record */
+	struct record_dsos *dsos;	/* which DSOs got samples */
 	u16 trailer_size;	/* sample_id bytes on non-sample records */
 };
 
@@ -319,25 +323,29 @@ static u64 drain_ring(struct record *r, struct ring *ring)
 	u64 head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
 	u64 tail = ring->meta->data_tail;
 	u64 size = (ring->mask + 1), off, end;
+	static u64 wrapped[65536 / 8];	/* a record that wraps, made whole */
 
 	if (head == tail)
 		return 0;
-	/* count the samples and note their times */
+	/* count the samples, note their times, follow the sampled DSOs */
 	for (u64 pos = tail; pos < head; ) {
-		struct pd_header h;
+		const struct pd_header *h = (const void *)(ring->data + (pos & ring->mask));
 
-		memcpy(&h, ring->data + (pos & ring->mask), sizeof(h));
-		if (h.size < sizeof(h))
-			break;	/* cannot happen with a sane kernel: stop counting */
-		if (h.type == PD_REC_SAMPLE && h.size >= r->time_offset + 8) {
-			u64 t;
+		if (h->size < sizeof(*h))
+			break;	/* cannot happen with a sane kernel: stop looking */
+		if ((pos & ring->mask) + h->size > size) {
+			ring_copy(ring, pos, wrapped, h->size);
+			h = (const void *)wrapped;
+		}
+		if (h->type == PD_REC_SAMPLE && h->size >= r->time_offset + 8) {
+			u64 t = pd_get64((const u8 *)h + r->time_offset);
 
-			ring_copy(ring, pos + r->time_offset, &t, sizeof(t));
 			if (!r->nr_samples++)
 				r->first_time = t;
 			r->last_time = t;
 		}
-		pos += h.size;
+		record_dsos_add(r->dsos, h);
+		pos += h->size;
 	}
 	off = tail & ring->mask;
 	end = off + (head - tail);
@@ -499,6 +507,8 @@ int cmd_record(int argc, char **argv)
 	int go_fd = -1, err_fd = -1, status = 0, exec_errno = 0, killed_by = 0, ret = 0;
 	char **cmdline = xcalloc((size_t)argc + 2, sizeof(char *));	/* "prof", argv */
 	int default_event = 0;
+	size_t build_ids_size;
+	void *build_ids;
 	pid_t child;
 	int argc_left;
 
@@ -570,6 +580,7 @@ int cmd_record(int argc, char **argv)
 	if (pw_open(&r->out, r->output, wevs, (u32)r->nr_events))
 		goto kill_child;
 	write_kernel_mmap(r);
+	r->dsos = record_dsos_new();
 
 	/* go: the command execs, which enables the counters */
 	if (write(go_fd, "g", 1) != 1)
@@ -600,6 +611,11 @@ int cmd_record(int argc, char **argv)
 			ioctl(r->events[i].fds[c], PERF_EVENT_IOC_DISABLE, 0);
 	drain_all(r);
 
+	build_ids = record_dsos_build_ids(r->dsos, &build_ids_size);
+	if (build_ids_size)
+		pw_add_feature(&r->out, PD_FEAT_BUILD_ID, build_ids, build_ids_size);
+	free(build_ids);
+	record_dsos_free(r->dsos);
 	if (r->nr_samples) {
 		u64 times[2] = { r->first_time, r->last_time };
 

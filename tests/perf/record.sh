@@ -13,7 +13,8 @@
 # set; the command's exit status and a crash propagate; a missing command
 # exits 255 as perf does; a bad event or modifier gives one error line and
 # status 129; an existing output file becomes FILE.old; -q prints nothing;
-# the summary line has perf's form; SIGTERM leaves a finished file.
+# the summary line has perf's form; SIGTERM leaves a finished file; the
+# BUILD_ID feature lists the sampled DSOs with their true build-ids.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -167,4 +168,23 @@ if [ $rc -eq 143 ] && perf report --header-only -i "$TMP/term.data" >/dev/null 2
 	ok "SIGTERM finishes the file, status 143"
 else
 	not_ok "SIGTERM finishes the file, status 143" "status $rc" "$(cat "$TMP/err")"
+fi
+
+# BUILD_ID: the sampled DSOs are listed with their true build-ids (the
+# kernel's as perf buildid-list -k says, files' as readelf -n says)
+bad=
+kernel_id=$(perf buildid-list -k 2>/dev/null)
+perf buildid-list -i "$TMP/spin-g.data" >"$TMP/bids" 2>"$TMP/err"
+while read -r id path; do
+	case $path in
+	"[kernel.kallsyms]") want=$kernel_id ;;
+	/*) want=$(readelf -n "$path" 2>/dev/null | sed -n 's/^ *Build ID: *//p') ;;
+	*) want=none ;;
+	esac
+	[ "$id" = "$want" ] || bad="$bad $path($id != $want)"
+done <"$TMP/bids"
+if [ -z "$bad" ] && grep -q ' /.*/spin$' "$TMP/bids" && [ ! -s "$TMP/err" ]; then
+	ok "BUILD_ID lists the sampled DSOs with their build-ids"
+else
+	not_ok "BUILD_ID lists the sampled DSOs with their build-ids" "$bad" "$(cat "$TMP/bids" "$TMP/err")"
 fi
