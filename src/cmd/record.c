@@ -51,6 +51,7 @@
 /* One requested event. */
 struct event {
 	const char *spec;	/* as given to -e, also its name in the file */
+	char *owned;		/* the -e argument spec points into, or NULL */
 	struct pd_attr attr;
 	u64 *ids;		/* one per CPU */
 	int *fds;		/* one per CPU */
@@ -132,12 +133,19 @@ static int opt_event(const struct opt *opt, const char *arg, int unset)
 {
 	struct record *r = the_record;
 	char *list = xstrdup(arg), *save = NULL;
+	int first = r->nr_events;
 
 	for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-		if (r->nr_events == MAX_EVENTS)
+		if (r->nr_events == MAX_EVENTS) {
+			free(list);
 			return error("too many events (at most %d)", MAX_EVENTS);
+		}
 		r->events[r->nr_events++].spec = s;
 	}
+	if (r->nr_events > first)
+		r->events[first].owned = list;
+	else
+		free(list);
 	return 0;
 }
 
@@ -420,10 +428,11 @@ static void write_kernel_mmap(struct record *r)
 }
 
 /*
- * Forks the command, stopped until go_fd is written.  exec failures come
- * back as an errno on err_fd (close-on-exec, so a successful exec closes it).
+ * Forks the command, stopped until go_fd is written; it runs with signal
+ * mask mask and default handlers.  exec failures come back as an errno on
+ * err_fd (close-on-exec, so a successful exec closes it).
  */
-static pid_t start_command(char **argv, int *go_fd, int *err_fd)
+static pid_t start_command(char **argv, const sigset_t *mask, int *go_fd, int *err_fd)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -441,6 +450,8 @@ static pid_t start_command(char **argv, int *go_fd, int *err_fd)
 		close(err[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, mask, NULL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);
@@ -483,6 +494,28 @@ static void wait_for_data(struct record *r, struct pollfd *pfds, const sigset_t 
 	}
 }
 
+/* Closes the counters, unmaps the rings, frees what the run allocated. */
+static void release(struct record *r, struct pw_event *wevs, struct pollfd *pfds, char **cmdline)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (int c = 0; r->rings && c < r->nr_cpus; c++)
+		if (r->rings[c].meta)
+			munmap(r->rings[c].meta, (size_t)(RING_PAGES + 1) * (size_t)page);
+	for (int i = 0; i < r->nr_events; i++) {
+		for (int c = 0; r->events[i].fds && c < r->nr_cpus; c++)
+			if (r->events[i].fds[c] >= 0)
+				close(r->events[i].fds[c]);
+		free(r->events[i].fds);
+		free(r->events[i].ids);
+		free(r->events[i].owned);
+	}
+	free(r->rings);
+	free(wevs);
+	free(pfds);
+	free(cmdline);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static struct record rec;
@@ -501,9 +534,9 @@ int cmd_record(int argc, char **argv)
 		OPT_END(),
 	};
 	struct sigaction sa = { 0 };
-	sigset_t block, wait_mask;
-	struct pw_event *wevs;
-	struct pollfd *pfds;
+	sigset_t block, orig_mask, wait_mask;
+	struct pw_event *wevs = NULL;
+	struct pollfd *pfds = NULL;
 	int go_fd = -1, err_fd = -1, status = 0, exec_errno = 0, killed_by = 0, ret = 0;
 	char **cmdline = xcalloc((size_t)argc + 2, sizeof(char *));	/* "prof", argv */
 	int default_event = 0;
@@ -522,6 +555,7 @@ int cmd_record(int argc, char **argv)
 	if (callgraph_mode) {
 		if (strcmp(callgraph_mode, "fp")) {
 			error("call graph mode '%s' is not supported (only fp)", callgraph_mode);
+			release(r, NULL, NULL, cmdline);
 			return 129;
 		}
 		r->callgraph = 1;
@@ -533,21 +567,27 @@ int cmd_record(int argc, char **argv)
 		r->nr_events = 1;
 		default_event = 1;
 	}
-	for (int i = 0; i < r->nr_events; i++)
-		if (parse_event(&r->events[i]))
+	for (int i = 0; i < r->nr_events; i++) {
+		if (parse_event(&r->events[i])) {
+			release(r, NULL, NULL, cmdline);
 			return 129;
+		}
+	}
 	if (default_event)	/* perf marks only -e events so */
 		r->events[0].attr.flags &= ~(1ULL << PD_ATTR_EXCLUDE_GUEST);
 	setup_attrs(r);
-	if (read_online_cpus(r))
+	if (read_online_cpus(r)) {
+		release(r, NULL, NULL, cmdline);
 		return 1;
+	}
 
 	/* signals wait in the mask except inside ppoll() */
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigprocmask(SIG_BLOCK, &block, &orig_mask);
+	wait_mask = orig_mask;
 	sigdelset(&wait_mask, SIGCHLD);
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
@@ -557,11 +597,15 @@ int cmd_record(int argc, char **argv)
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 
-	child = start_command(argv, &go_fd, &err_fd);
-	if (child < 0)
+	child = start_command(argv, &orig_mask, &go_fd, &err_fd);
+	if (child < 0) {
+		release(r, NULL, NULL, cmdline);
 		return 1;
+	}
 	for (int i = 0; i < r->nr_events; i++) {
-		r->events[i].fds = xcalloc((size_t)r->nr_cpus, sizeof(int));
+		r->events[i].fds = xmalloc((size_t)r->nr_cpus * sizeof(int));
+		for (int c = 0; c < r->nr_cpus; c++)
+			r->events[i].fds[c] = -1;
 		r->events[i].ids = xcalloc((size_t)r->nr_cpus, sizeof(u64));
 		if (open_event(r, &r->events[i], child, default_event))
 			goto kill_child;
@@ -624,6 +668,7 @@ int cmd_record(int argc, char **argv)
 	pw_add_host_features(&r->out, argc + 1, cmdline, wevs, (u32)r->nr_events);
 	if (pw_close(&r->out))
 		ret = 1;
+	release(r, wevs, pfds, cmdline);
 	if (!r->quiet) {
 		fprintf(stderr, "[ prof record: Woken up %llu times to write data ]\n",
 			(unsigned long long)r->nr_wakeups);
@@ -651,5 +696,6 @@ kill_child:
 	close(go_fd);	/* the child reads EOF and exits */
 	close(err_fd);
 	waitpid(child, NULL, 0);
+	release(r, wevs, pfds, cmdline);
 	return 1;
 }

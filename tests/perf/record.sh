@@ -157,13 +157,14 @@ fi
 
 # SIGTERM to prof: the command is stopped, the file finished, and prof
 # dies of the signal as perf record does (status 143)
-"$PROF" record -q -o "$TMP/term.data" -- "$TMP/bin/spin" &
+start=$SECONDS
+"$PROF" record -q -o "$TMP/term.data" -- sh -c "$TMP/bin/spin; exec sleep 20" &
 pid=$!
-sleep 0.1
+sleep 0.5
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
-if [ $rc -eq 143 ] && perf report --header-only -i "$TMP/term.data" >/dev/null 2>"$TMP/err" &&
+if [ $rc -eq 143 ] && [ $((SECONDS - start)) -lt 10 ] && perf report --header-only -i "$TMP/term.data" >/dev/null 2>"$TMP/err" &&
 	[ ! -s "$TMP/err" ] && perf script -i "$TMP/term.data" >/dev/null 2>&1; then
 	ok "SIGTERM finishes the file, status 143"
 else
