@@ -10,10 +10,12 @@
 #include "../util/error.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -291,6 +293,206 @@ static void add_event_desc(struct pw_file *w, const struct pw_event *evs, u32 nr
 	free(b.p);
 }
 
+/* The first line of a sysfs file, newline stripped, or NULL. */
+static char *sysfs_line(char *out, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static char *sysfs_line(char *out, size_t size, const char *fmt, ...)
+{
+	char path[256];
+	va_list ap;
+	FILE *f;
+	char *ret;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	ret = fgets(out, (int)size, f);
+	fclose(f);
+	if (ret)
+		out[strcspn(out, "\n")] = '\0';
+	return ret;
+}
+
+/* A list of distinct strings, in the order first seen. */
+struct strset {
+	char **s;
+	u32 nr;
+};
+
+static void strset_add(struct strset *set, const char *s)
+{
+	for (u32 i = 0; i < set->nr; i++)
+		if (!strcmp(set->s[i], s))
+			return;
+	set->s = xrealloc(set->s, (set->nr + 1) * sizeof(*set->s));
+	set->s[set->nr++] = xstrdup(s);
+}
+
+static void strset_free(struct strset *set)
+{
+	for (u32 i = 0; i < set->nr; i++)
+		free(set->s[i]);
+	free(set->s);
+	set->s = NULL;
+	set->nr = 0;
+}
+
+/* Appends the set as a pstr list and frees it. */
+static void pb_strset(struct pbuf *b, struct strset *set)
+{
+	pb_u32(b, set->nr);
+	for (u32 i = 0; i < set->nr; i++)
+		pb_str(b, set->s[i]);
+	strset_free(set);
+}
+
+/*
+ * CPU_TOPOLOGY as perf 6.1 writes it: the distinct package and thread
+ * sibling lists of the online CPUs, {core_id, socket_id} of every CPU up
+ * to nr_cpus (-1 for ones that cannot be read), then the die sibling lists
+ * and die ids when the kernel has them.
+ */
+static void add_cpu_topology(struct pw_file *w, u32 nr_cpus)
+{
+	static const char topo[] = "/sys/devices/system/cpu/cpu%u/topology/%s";
+	struct strset pkg = { 0 }, thr = { 0 }, die = { 0 };
+	struct pbuf b = { 0 };
+	char line[4096];
+	int has_die = 1;
+
+	for (u32 c = 0; c < nr_cpus; c++) {
+		if (!sysfs_line(line, sizeof(line), topo, c, "package_cpus_list") &&
+		    !sysfs_line(line, sizeof(line), topo, c, "core_siblings_list"))
+			continue;	/* offline */
+		strset_add(&pkg, line);
+		if (sysfs_line(line, sizeof(line), topo, c, "core_cpus_list") ||
+		    sysfs_line(line, sizeof(line), topo, c, "thread_siblings_list"))
+			strset_add(&thr, line);
+		if (sysfs_line(line, sizeof(line), topo, c, "die_cpus_list"))
+			strset_add(&die, line);
+		else
+			has_die = 0;
+	}
+	if (!pkg.nr || !thr.nr) {
+		strset_free(&pkg);
+		strset_free(&thr);
+		strset_free(&die);
+		return;
+	}
+	pb_strset(&b, &pkg);
+	pb_strset(&b, &thr);
+	for (u32 c = 0; c < nr_cpus; c++) {
+		u32 core = (u32)-1, socket = (u32)-1;
+
+		if (sysfs_line(line, sizeof(line), topo, c, "core_id"))
+			core = (u32)strtol(line, NULL, 10);
+		if (sysfs_line(line, sizeof(line), topo, c, "physical_package_id"))
+			socket = (u32)strtol(line, NULL, 10);
+		pb_u32(&b, core);
+		pb_u32(&b, socket);
+	}
+	if (has_die && die.nr) {
+		pb_strset(&b, &die);
+		for (u32 c = 0; c < nr_cpus; c++) {
+			u32 id = (u32)-1;
+
+			if (sysfs_line(line, sizeof(line), topo, c, "die_id"))
+				id = (u32)strtol(line, NULL, 10);
+			pb_u32(&b, id);
+		}
+	} else {
+		strset_free(&die);
+	}
+	pw_add_feature(w, PD_FEAT_CPU_TOPOLOGY, b.p, b.len);
+	free(b.p);
+}
+
+/* kB value of "Node N <key>:" in a node's meminfo, or 0. */
+static u64 node_meminfo(unsigned node, const char *key)
+{
+	char path[128], line[256], want[64];
+	FILE *f;
+	u64 v = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/meminfo", node);
+	snprintf(want, sizeof(want), "Node %u %s:", node, key);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want))) {
+			v = strtoull(line + strlen(want), NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* NUMA_TOPOLOGY: u32 nr, then per online node {u32 node, u64 total kB,
+ * u64 free kB, pstr cpu list}. */
+static void add_numa_topology(struct pw_file *w)
+{
+	char line[4096], cpus[4096], *p = line;
+	struct pbuf b = { 0 };
+	u32 nr = 0;
+
+	if (!sysfs_line(line, sizeof(line), "/sys/devices/system/node/online"))
+		return;
+	pb_u32(&b, 0);
+	while (*p) {
+		long lo = strtol(p, &p, 10), hi = lo;
+
+		if (*p == '-')
+			hi = strtol(p + 1, &p, 10);
+		for (long n = lo; n <= hi && n >= 0; n++) {
+			if (!sysfs_line(cpus, sizeof(cpus), "/sys/devices/system/node/node%ld/cpulist", n))
+				continue;
+			pb_u32(&b, (u32)n);
+			pb_u64(&b, node_meminfo((unsigned)n, "MemTotal"));
+			pb_u64(&b, node_meminfo((unsigned)n, "MemFree"));
+			pb_str(&b, cpus);
+			nr++;
+		}
+		if (*p != ',')
+			break;
+		p++;
+	}
+	memcpy(b.p, &nr, 4);
+	if (nr)
+		pw_add_feature(w, PD_FEAT_NUMA_TOPOLOGY, b.p, b.len);
+	free(b.p);
+}
+
+/* PMU_MAPPINGS: u32 nr, then {u32 type, pstr name} per PMU in sysfs, in
+ * directory order as perf lists them. */
+static void add_pmu_mappings(struct pw_file *w)
+{
+	DIR *dir = opendir("/sys/bus/event_source/devices");
+	struct pbuf b = { 0 };
+	struct dirent *de;
+	char line[64];
+	u32 nr = 0;
+
+	if (!dir)
+		return;
+	pb_u32(&b, 0);
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' ||
+		    !sysfs_line(line, sizeof(line), "/sys/bus/event_source/devices/%s/type", de->d_name))
+			continue;
+		pb_u32(&b, (u32)strtoul(line, NULL, 10));
+		pb_str(&b, de->d_name);
+		nr++;
+	}
+	closedir(dir);
+	memcpy(b.p, &nr, 4);
+	pw_add_feature(w, PD_FEAT_PMU_MAPPINGS, b.p, b.len);
+	free(b.p);
+}
+
 void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 			  const struct pw_event *evs, u32 nr)
 {
@@ -317,6 +519,9 @@ void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 	}
 	add_cmdline(w, argc, argv);
 	add_event_desc(w, evs, nr);
+	add_cpu_topology(w, cpus[0]);
+	add_numa_topology(w);
+	add_pmu_mappings(w);
 }
 
 int pw_close(struct pw_file *w)

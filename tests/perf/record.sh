@@ -14,7 +14,8 @@
 # exits 255 as perf does; a bad event or modifier gives one error line and
 # status 129; an existing output file becomes FILE.old; -q prints nothing;
 # the summary line has perf's form; SIGTERM leaves a finished file; the
-# BUILD_ID feature lists the sampled DSOs with their true build-ids.
+# BUILD_ID feature lists the sampled DSOs with their true build-ids; the
+# machine features (topology, NUMA, PMUs, ...) read as those perf writes.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -188,4 +189,22 @@ if [ -z "$bad" ] && grep -q ' /.*/spin$' "$TMP/bids" && [ ! -s "$TMP/err" ]; the
 	ok "BUILD_ID lists the sampled DSOs with their build-ids"
 else
 	not_ok "BUILD_ID lists the sampled DSOs with their build-ids" "$bad" "$(cat "$TMP/bids" "$TMP/err")"
+fi
+
+# the machine description: perf shows the same topology, NUMA nodes and
+# PMU mappings for a file prof wrote as for one perf wrote on this machine
+# (free memory is live: masked)
+perf record -q -o "$TMP/perf-true.data" -- true 2>/dev/null
+"$PROF" record -q -o "$TMP/prof-true.data" -- true
+machine()
+{
+	perf report --header-only -I -i "$1" 2>/dev/null |
+		grep -E '^# (sibling|CPU [0-9]|node[0-9]|pmu mappings|nrcpus|cpudesc|cpuid|arch|os release|hostname|total memory)' |
+		sed 's/free = [0-9]* kB/free = N kB/'
+}
+if [ -s "$TMP/perf-true.data" ] && [ "$(machine "$TMP/perf-true.data")" = "$(machine "$TMP/prof-true.data")" ]; then
+	ok "machine features as perf writes them"
+else
+	not_ok "machine features as perf writes them" \
+		"$(diff <(machine "$TMP/perf-true.data") <(machine "$TMP/prof-true.data"))"
 fi
