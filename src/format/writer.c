@@ -9,6 +9,7 @@
 #include "writer.h"
 #include "../util/error.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -466,6 +467,162 @@ static void add_numa_topology(struct pw_file *w)
 	free(b.p);
 }
 
+/* One CPU cache as sysfs describes it. */
+struct cache {
+	u32 level, line_size, sets, ways;
+	char type[32], size[32], cpus[256];
+};
+
+/* Reads cache index idx of cpu; returns 0, or -1 when there is none. */
+static int read_cache(struct cache *c, u32 cpu, u32 idx)
+{
+	static const char dir[] = "/sys/devices/system/cpu/cpu%u/cache/index%u/%s";
+	char line[64];
+
+	memset(c, 0, sizeof(*c));
+	if (!sysfs_line(line, sizeof(line), dir, cpu, idx, "level"))
+		return -1;
+	c->level = (u32)strtoul(line, NULL, 10);
+	if (sysfs_line(line, sizeof(line), dir, cpu, idx, "coherency_line_size"))
+		c->line_size = (u32)strtoul(line, NULL, 10);
+	if (sysfs_line(line, sizeof(line), dir, cpu, idx, "number_of_sets"))
+		c->sets = (u32)strtoul(line, NULL, 10);
+	if (sysfs_line(line, sizeof(line), dir, cpu, idx, "ways_of_associativity"))
+		c->ways = (u32)strtoul(line, NULL, 10);
+	sysfs_line(c->type, sizeof(c->type), dir, cpu, idx, "type");
+	sysfs_line(c->size, sizeof(c->size), dir, cpu, idx, "size");
+	sysfs_line(c->cpus, sizeof(c->cpus), dir, cpu, idx, "shared_cpu_list");
+	return 0;
+}
+
+/*
+ * CACHE: u32 version 1, u32 nr, then per distinct cache {u32 level,
+ * line_size, sets, ways, pstr type, size, shared cpu list}, gathered CPU
+ * by CPU and index by index, then ordered by level (stable), as perf does.
+ */
+static void add_caches(struct pw_file *w, u32 nr_cpus)
+{
+	struct cache *caches = NULL, c;
+	struct pbuf b = { 0 };
+	u32 nr = 0;
+
+	for (u32 cpu = 0; cpu < nr_cpus; cpu++) {
+		for (u32 idx = 0; idx < 16 && !read_cache(&c, cpu, idx); idx++) {
+			u32 i;
+
+			for (i = 0; i < nr; i++)
+				if (!memcmp(&caches[i], &c, sizeof(c)))
+					break;
+			if (i < nr)
+				continue;
+			caches = xrealloc(caches, (nr + 1) * sizeof(*caches));
+			caches[nr++] = c;
+		}
+	}
+	for (u32 i = 1; i < nr; i++) {	/* insertion sort: stable */
+		u32 j = i;
+
+		c = caches[i];
+		for (; j > 0 && caches[j - 1].level > c.level; j--)
+			caches[j] = caches[j - 1];
+		caches[j] = c;
+	}
+	if (nr) {
+		pb_u32(&b, 1);
+		pb_u32(&b, nr);
+		for (u32 i = 0; i < nr; i++) {
+			pb_u32(&b, caches[i].level);
+			pb_u32(&b, caches[i].line_size);
+			pb_u32(&b, caches[i].sets);
+			pb_u32(&b, caches[i].ways);
+			pb_str(&b, caches[i].type);
+			pb_str(&b, caches[i].size);
+			pb_str(&b, caches[i].cpus);
+		}
+		pw_add_feature(w, PD_FEAT_CACHE, b.p, b.len);
+	}
+	free(b.p);
+	free(caches);
+}
+
+/* Appends node's memory-block bitmap {u64 node, u64 nbits, u64 nbits,
+ * words}; returns 0, or -1 when the node has no memory directory. */
+static int pb_memory_node(struct pbuf *b, unsigned node)
+{
+	char path[128];
+	DIR *dir;
+	struct dirent *de;
+	u64 *words = NULL, nbits = 0;
+	size_t nwords = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", node);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		char *end;
+		unsigned long idx;
+
+		if (strncmp(de->d_name, "memory", 6) || !isdigit((unsigned char)de->d_name[6]))
+			continue;
+		idx = strtoul(de->d_name + 6, &end, 10);
+		if (*end || idx >= (1ul << 24))
+			continue;
+		if (idx / 64 >= nwords) {
+			size_t n = idx / 64 + 1;
+
+			words = xrealloc(words, n * sizeof(*words));
+			memset(words + nwords, 0, (n - nwords) * sizeof(*words));
+			nwords = n;
+		}
+		words[idx / 64] |= 1ULL << (idx % 64);
+		if (idx + 1 > nbits)
+			nbits = idx + 1;
+	}
+	closedir(dir);
+	pb_u64(b, node);
+	pb_u64(b, nbits);
+	pb_u64(b, nbits);
+	for (u64 i = 0; i < (nbits + 63) / 64; i++)
+		pb_u64(b, words[i]);
+	free(words);
+	return 0;
+}
+
+/* MEM_TOPOLOGY: u64 version 1, u64 block size, u64 nr, then per online
+ * node (ascending) its memory-block bitmap. */
+static void add_mem_topology(struct pw_file *w)
+{
+	char line[4096], *p = line;
+	struct pbuf b = { 0 };
+	u64 nr = 0, block;
+
+	if (!sysfs_line(line, sizeof(line), "/sys/devices/system/memory/block_size_bytes"))
+		return;
+	block = strtoull(line, NULL, 16);
+	if (!sysfs_line(line, sizeof(line), "/sys/devices/system/node/online"))
+		return;
+	pb_u64(&b, 1);
+	pb_u64(&b, block);
+	pb_u64(&b, 0);
+	while (*p) {
+		long lo = strtol(p, &p, 10), hi = lo;
+
+		if (*p == '-')
+			hi = strtol(p + 1, &p, 10);
+		for (long n = lo; n <= hi && n >= 0; n++)
+			if (!pb_memory_node(&b, (unsigned)n))
+				nr++;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	memcpy(b.p + 16, &nr, 8);
+	if (nr)
+		pw_add_feature(w, PD_FEAT_MEM_TOPOLOGY, b.p, b.len);
+	free(b.p);
+}
+
 /* PMU_MAPPINGS: u32 nr, then {u32 type, pstr name} per PMU in sysfs, in
  * directory order as perf lists them. */
 static void add_pmu_mappings(struct pw_file *w)
@@ -498,7 +655,7 @@ void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 {
 	struct utsname u;
 	char mem[64];
-	u32 cpus[2];
+	u32 cpus[2], zero = 0;
 
 	if (!uname(&u)) {
 		pw_add_string_feature(w, PD_FEAT_HOSTNAME, u.nodename);
@@ -522,6 +679,12 @@ void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 	add_cpu_topology(w, cpus[0]);
 	add_numa_topology(w);
 	add_pmu_mappings(w);
+	add_caches(w, cpus[0]);
+	add_mem_topology(w);
+	/* perf writes these always; prof has none to describe: count 0 */
+	pw_add_feature(w, PD_FEAT_BPF_PROG_INFO, &zero, sizeof(zero));
+	pw_add_feature(w, PD_FEAT_BPF_BTF, &zero, sizeof(zero));
+	pw_add_feature(w, PD_FEAT_PMU_CAPS, &zero, sizeof(zero));
 }
 
 int pw_close(struct pw_file *w)

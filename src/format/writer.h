@@ -76,8 +76,9 @@ void pw_add_string_feature(struct pw_file *w, unsigned feat, const char *s);
  * Adds the description of this machine and run: HOSTNAME, OSRELEASE,
  * VERSION (prof's), ARCH, NRCPUS, CPUDESC, CPUID (x86), TOTAL_MEM, CMDLINE
  * (the running binary, then argv[1..argc-1]), EVENT_DESC of the nr events,
- * CPU_TOPOLOGY, NUMA_TOPOLOGY and PMU_MAPPINGS, from /proc and /sys as
- * perf 6.1 reads them.  Information that cannot be read is left out.
+ * CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE and MEM_TOPOLOGY, from
+ * /proc and /sys as perf 6.1 reads them, and empty BPF_PROG_INFO, BPF_BTF
+ * and PMU_CAPS (perf always writes them).  Information that cannot be read is left out.
  */
 void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 			  const struct pw_event *evs, u32 nr);

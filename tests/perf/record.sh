@@ -6,6 +6,8 @@
 # record plainly, with -g, -F 1000, -c 100000 -e task-clock, two events,
 # and :u.  For each file:
 #   - "perf report --header-only" exits 0 with nothing on stderr;
+#   - "perf report --header-only -I" and "prof report --header-only -I"
+#     print the same;
 #   - "perf report --stdio" and "prof report --stdio" print the same lines
 #     (tip line normalized as in report.sh) with the same status;
 #   - "perf script" exits 0 and shows the workload's comm.
@@ -50,6 +52,9 @@ check_file()
 	else
 		not_ok "$name: perf report --header-only reads it without warnings" "$(head -5 "$TMP/hdr.err")"
 	fi
+	compare "$name: perf and prof show the same header (-I)" \
+		"perf report --header-only -I -i '$f' 2>/dev/null" \
+		"'$PROF' report --header-only -I -i '$f'"
 	compare "$name: perf report and prof report agree" \
 		"tipless perf report --stdio -i '$f' 2>/dev/null" \
 		"tipless '$PROF' report --stdio -i '$f'"
@@ -199,7 +204,7 @@ perf record -q -o "$TMP/perf-true.data" -- true 2>/dev/null
 machine()
 {
 	perf report --header-only -I -i "$1" 2>/dev/null |
-		grep -E '^# (sibling|CPU [0-9]|node[0-9]|pmu mappings|nrcpus|cpudesc|cpuid|arch|os release|hostname|total memory)' |
+		grep -E '^# (sibling|CPU [0-9]|node[0-9]|pmu mappings|nrcpus|cpudesc|cpuid|arch|os release|hostname|total memory|CPU cache info| +L[0-9]|memory nodes| +[0-9]+ \[|missing features)' |
 		sed 's/free = [0-9]* kB/free = N kB/'
 }
 if [ -s "$TMP/perf-true.data" ] && [ "$(machine "$TMP/perf-true.data")" = "$(machine "$TMP/prof-true.data")" ]; then
