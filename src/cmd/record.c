@@ -52,6 +52,8 @@
 struct event {
 	const char *spec;	/* as given to -e, also its name in the file */
 	char *owned;		/* the -e argument spec points into, or NULL */
+	char name[96];		/* spec after fallbacks: "cpu-clock" for cycles,
+				   ":u" added for user-only sampling */
 	struct pd_attr attr;
 	u64 *ids;		/* one per CPU */
 	int *fds;		/* one per CPU */
@@ -245,14 +247,46 @@ static int sys_perf_event_open(struct pd_attr *attr, pid_t pid, int cpu)
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* The kernel.perf_event_paranoid setting, or 2 when it cannot be read. */
+static int paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
 /*
  * Opens ev on every CPU for pid.  cycles on a machine without it becomes
- * cpu-clock, with a note when the user asked for it.
+ * cpu-clock, with a note when the user asked for it.  When kernel samples
+ * are not allowed, an event without :k falls back to user space only (and
+ * is named "...:u", as perf names it), with a note.
  */
 static int open_event(struct record *r, struct event *ev, pid_t pid, int is_default)
 {
+	const char *mods = strchr(ev->spec, ':');
+	int user_only = 0, to_cpu_clock = 0;
+
 	for (int c = 0; c < r->nr_cpus; c++) {
 		int fd = sys_perf_event_open(&ev->attr, pid, r->cpus[c]);
+
+		if (fd < 0 && (errno == EACCES || errno == EPERM) && c == 0 &&
+		    !PD_ATTR_FLAG(&ev->attr, PD_ATTR_EXCLUDE_KERNEL) &&
+		    !PD_ATTR_FLAG(&ev->attr, PD_ATTR_EXCLUDE_USER)) {
+			ev->attr.flags |= 1ULL << PD_ATTR_EXCLUDE_KERNEL;
+			user_only = 1;
+			c--;
+			continue;
+		}
+		if (fd < 0 && (errno == EACCES || errno == EPERM))
+			return error("no permission to open event '%s' (perf_event_paranoid is %d): "
+				     "run as root or lower kernel.perf_event_paranoid",
+				     ev->spec, paranoid_level());
 
 		if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PD_FORMAT_LOST)) {
 			ev->attr.read_format &= ~(u64)PD_FORMAT_LOST;	/* kernel < 6.0 */
@@ -262,12 +296,11 @@ static int open_event(struct record *r, struct event *ev, pid_t pid, int is_defa
 		if (fd < 0 && c == 0 && ev->attr.type == PERF_TYPE_HARDWARE &&
 		    ev->attr.config == PERF_COUNT_HW_CPU_CYCLES &&
 		    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)) {
-			if (!is_default && !r->quiet)
-				fprintf(stderr, "note: '%s' is not supported on this machine, using cpu-clock\n",
-					ev->spec);
+			if (!is_default)
+				warning("'%s' is not supported on this machine, using cpu-clock", ev->spec);
 			ev->attr.type = PERF_TYPE_SOFTWARE;
 			ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-			ev->spec = is_default ? "cpu-clock" : ev->spec;
+			to_cpu_clock = 1;
 			c--;
 			continue;
 		}
@@ -281,6 +314,16 @@ static int open_event(struct record *r, struct event *ev, pid_t pid, int is_defa
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &ev->ids[c]))
 			return error("cannot get the id of event '%s': %s", ev->spec, strerror(errno));
 	}
+	if (to_cpu_clock || (user_only && !mods)) {
+		snprintf(ev->name, sizeof(ev->name), "%.*s%s",
+			 to_cpu_clock ? 9 : (int)strlen(ev->spec),
+			 to_cpu_clock ? "cpu-clock" : ev->spec,
+			 mods ? mods : user_only ? ":u" : "");
+		ev->spec = ev->name;
+	}
+	if (user_only)
+		warning("kernel samples are not allowed (perf_event_paranoid is %d): "
+			"sampling '%s' in user space only", paranoid_level(), ev->spec);
 	return 0;
 }
 
@@ -378,6 +421,7 @@ static void drain_all(struct record *r)
 		struct pd_header round = { PD_REC_FINISHED_ROUND, 0, sizeof(round) };
 
 		pw_write(&r->out, &round, sizeof(round));
+		pw_commit(&r->out);
 	}
 }
 
@@ -550,6 +594,8 @@ int cmd_record(int argc, char **argv)
 	the_record = r;
 	r->output = "perf.data";
 	argc_left = opt_parse(argc, argv, opts, record_usage, 1);
+	if (r->quiet)
+		error_set_quiet(1);
 	if (!argc_left)
 		opt_usage_error(record_usage, opts, "a command to run is required");
 	if (callgraph_mode) {
@@ -624,6 +670,7 @@ int cmd_record(int argc, char **argv)
 	if (pw_open(&r->out, r->output, wevs, (u32)r->nr_events))
 		goto kill_child;
 	write_kernel_mmap(r);
+	pw_commit(&r->out);
 	r->dsos = record_dsos_new();
 
 	/* go: the command execs, which enables the counters */
@@ -643,7 +690,7 @@ int cmd_record(int argc, char **argv)
 		drain_all(r);
 		if (waitpid(child, &status, WNOHANG) == child)
 			break;
-		if (stop_signal) {
+		if (stop_signal || r->out.failed) {	/* a full disk stops as perf does */
 			kill(child, SIGTERM);
 			waitpid(child, &status, 0);
 			break;
@@ -669,7 +716,7 @@ int cmd_record(int argc, char **argv)
 	if (pw_close(&r->out))
 		ret = 1;
 	release(r, wevs, pfds, cmdline);
-	if (!r->quiet) {
+	if (!r->quiet && !ret) {	/* after a write error, the error says it */
 		fprintf(stderr, "[ prof record: Woken up %llu times to write data ]\n",
 			(unsigned long long)r->nr_wakeups);
 		fprintf(stderr, "[ prof record: Captured and wrote %.3f MB %s (%llu samples) ]\n",

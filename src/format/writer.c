@@ -2,9 +2,16 @@
  * writer.c - writes file-mode perf.data files; the layout is in writer.h.
  *
  * Invariants: w->data_offset + w->data_size is where the next flushed byte
- * of the data section goes; buf holds the bytes not yet flushed; once
- * w->failed is set nothing more reaches the file.  The header on disk is a
+ * of the data section goes; buf holds the bytes not yet flushed; commits[]
+ * are the pw_commit() points in the buffer, ascending; w->safe is the last
+ * commit point known to be on disk; once
+ * w->failed is set no more data reaches the file.  The header on disk is a
  * placeholder (data.size 0) until pw_close() rewrites it.
+ *
+ * After a failed write (a full disk) pw_close() still leaves a readable
+ * file: the data is cut back to w->safe, which frees the space after it,
+ * then the features go there, or, if even they do not fit, are left out;
+ * the header, which needs no new space, is rewritten either way.
  */
 #include "writer.h"
 #include "../util/error.h"
@@ -23,40 +30,79 @@
 #define PW_BUF_SIZE	(4u << 20)	/* data bytes gathered per write() */
 #define PW_ATTR_ENTRY	(PW_ATTR_SIZE + 16)
 
-/* Writes all of size bytes at offset; reports the first failure. */
-static int pwrite_all(struct pw_file *w, const void *data, size_t size, u64 offset)
+/* Writes all of size bytes at offset; reports only the first failure.
+ * *done (if not NULL) gets the bytes that were written. */
+static int pwrite_done(struct pw_file *w, const void *data, size_t size, u64 offset,
+		       size_t *done)
 {
 	const u8 *p = data;
 
-	if (w->failed)
-		return -1;
+	if (done)
+		*done = 0;
 	while (size) {
 		ssize_t n = pwrite(w->fd, p, size, (off_t)offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
+			if (!w->failed)
+				error("cannot write %s: %s", w->path,
+				      n < 0 ? strerror(errno) : "short write");
 			w->failed = 1;
-			return error("cannot write %s: %s", w->path,
-				     n < 0 ? strerror(errno) : "short write");
+			return -1;
 		}
 		p += n;
 		size -= (size_t)n;
 		offset += (u64)n;
+		if (done)
+			*done += (size_t)n;
 	}
 	return 0;
 }
 
+static int pwrite_all(struct pw_file *w, const void *data, size_t size, u64 offset)
+{
+	return pwrite_done(w, data, size, offset, NULL);
+}
+
+/* Writes the buffer out; w->safe becomes the last commit point on disk,
+ * even when only part of the buffer made it. */
 static int flush_data(struct pw_file *w)
 {
+	size_t done = 0;
 	int ret = 0;
 
-	if (w->buf_len)
-		ret = pwrite_all(w, w->buf, w->buf_len, w->data_offset + w->data_size);
+	if (w->failed)
+		ret = -1;
+	else if (w->buf_len)
+		ret = pwrite_done(w, w->buf, w->buf_len, w->data_offset + w->data_size, &done);
+	if (!w->failed || done) {
+		u64 on_disk = w->data_size + done;
+
+		while (w->nr_commits && w->commits[0] <= on_disk) {
+			w->safe = w->commits[0];
+			memmove(w->commits, w->commits + 1, --w->nr_commits * sizeof(u64));
+		}
+	}
 	if (!ret)
 		w->data_size += w->buf_len;
+	else
+		w->nr_commits = 0;
 	w->buf_len = 0;
 	return ret;
+}
+
+void pw_commit(struct pw_file *w)
+{
+	u64 at = w->data_size + w->buf_len;
+
+	if (w->failed || (w->nr_commits && w->commits[w->nr_commits - 1] == at))
+		return;
+	if (w->nr_commits == w->cap_commits) {
+		w->cap_commits = w->cap_commits ? w->cap_commits * 2 : 64;
+		w->commits = xrealloc(w->commits, w->cap_commits * sizeof(u64));
+	}
+	w->commits[w->nr_commits++] = at;
 }
 
 /* Writes the 104-byte header as it stands. */
@@ -692,11 +738,20 @@ int pw_close(struct pw_file *w)
 	u64 table_off, payload_off;
 	u64 entry[2];
 	unsigned nr = 0;
-	int ret;
+	int ret, data_failed = 0;
 
 	if (w->fd < 0)
 		return -1;
 	flush_data(w);
+	if (w->failed) {
+		/* keep the records up to the last boundary on disk; free the
+		 * space after it for the features */
+		w->data_size = w->safe;
+		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
+			w->features[0] = w->features[1] = w->features[2] = w->features[3] = 0;
+		data_failed = 1;
+		w->failed = 0;
+	}
 	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++)
 		nr += (unsigned)(w->features[f / 64] >> (f % 64) & 1);
 	table_off = w->data_offset + w->data_size;
@@ -712,14 +767,24 @@ int pw_close(struct pw_file *w)
 		payload_off += w->feat_size[f];
 	}
 	w->file_size = payload_off;
+	if (w->failed) {	/* no room for the features: leave them out */
+		memset(w->features, 0, sizeof(w->features));
+		w->file_size = w->data_offset + w->data_size;
+		if (ftruncate(w->fd, (off_t)w->file_size))
+			data_failed = 1;
+		w->failed = 0;
+		data_failed = 1;
+	}
 	write_header(w);
-	ret = w->failed ? -1 : 0;
+	ret = w->failed || data_failed ? -1 : 0;
 	if (close(w->fd) && !ret)
 		ret = error("cannot write %s: %s", w->path, strerror(errno));
 	w->fd = -1;
 	free(w->buf);
 	free(w->feat_buf);
+	free(w->commits);
 	w->buf = NULL;
 	w->feat_buf = NULL;
+	w->commits = NULL;
 	return ret;
 }

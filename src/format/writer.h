@@ -20,8 +20,10 @@
  *
  * Records are copied into one large buffer and written out when it fills,
  * so appending costs a memcpy.  Write errors are sticky: the first one is
- * reported, later writes are dropped, and pw_close() returns -1.  Feature
- * payloads are kept in memory until pw_close(); each bit may be set once.
+ * reported, later writes are dropped, and pw_close() returns -1 but still
+ * finishes the file with the records up to the last pw_commit() point that
+ * reached the disk.  Feature payloads are kept in memory until pw_close();
+ * each bit may be set once.
  */
 #ifndef PROF_FORMAT_WRITER_H
 #define PROF_FORMAT_WRITER_H
@@ -48,7 +50,10 @@ struct pw_file {
 	u8 *buf;		/* pending data-section bytes */
 	size_t buf_len, buf_cap;
 	u64 data_offset;	/* file offset of the data section */
-	u64 data_size;		/* data bytes appended so far */
+	u64 data_size;		/* data bytes on disk so far */
+	u64 *commits;		/* pw_commit() points not yet on disk */
+	size_t nr_commits, cap_commits;
+	u64 safe;		/* the last commit point on disk */
 	u64 attrs_offset, attrs_size;
 	u64 features[4];	/* feature bitmap */
 	u8 *feat_buf;		/* all payloads, back to back */
@@ -65,6 +70,10 @@ int pw_open(struct pw_file *w, const char *path, const struct pw_event *evs, u32
 /* Appends size bytes of records to the data section.  Returns 0, or -1
  * once a write has failed. */
 int pw_write(struct pw_file *w, const void *data, size_t size);
+
+/* Marks the end of the data so far as a record boundary: after a failed
+ * write, pw_close() cuts the data back to such a point. */
+void pw_commit(struct pw_file *w);
 
 /* Sets feature bit feat with the given payload. */
 void pw_add_feature(struct pw_file *w, unsigned feat, const void *payload, size_t size);

@@ -17,7 +17,9 @@
 # status 129; an existing output file becomes FILE.old; -q prints nothing;
 # the summary line has perf's form; SIGTERM leaves a finished file; the
 # BUILD_ID feature lists the sampled DSOs with their true build-ids; the
-# machine features (topology, NUMA, PMUs, ...) read as those perf writes.
+# machine features (topology, NUMA, PMUs, ...) read as those perf writes;
+# an ordinary user gets user-only sampling with one warning, and :k a
+# clear error; a full disk ends with one error and a file perf reads.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -212,4 +214,55 @@ if [ -s "$TMP/perf-true.data" ] && [ "$(machine "$TMP/perf-true.data")" = "$(mac
 else
 	not_ok "machine features as perf writes them" \
 		"$(diff <(machine "$TMP/perf-true.data") <(machine "$TMP/prof-true.data"))"
+fi
+
+# an ordinary user at perf_event_paranoid >= 2: user-only sampling with one
+# warning, named as perf names it; :k is refused with one clear error
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || [ "$paranoid" -lt 2 ]; then
+	skip "unprivileged user: user-only fallback" "needs root, setpriv and perf_event_paranoid >= 2"
+	skip "unprivileged user: :k refused" "needs root, setpriv and perf_event_paranoid >= 2"
+else
+	chmod 755 "$TMP"
+	mkdir -m 777 "$TMP/nobody"
+	as_nobody()
+	{
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	}
+	as_nobody "$PROF" record -o "$TMP/nobody/u.data" -- "$TMP/bin/spin" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c 'warning: kernel samples are not allowed' "$TMP/err")" -eq 1 ] &&
+		[ "$(as_nobody perf evlist -i "$TMP/nobody/u.data" 2>/dev/null)" = cpu-clock:u ] &&
+		as_nobody perf evlist -v -i "$TMP/nobody/u.data" 2>/dev/null | grep -q 'exclude_kernel: 1'; then
+		ok "unprivileged user: user-only fallback"
+	else
+		not_ok "unprivileged user: user-only fallback" "status $rc" "$(cat "$TMP/err")"
+	fi
+	as_nobody "$PROF" record -q -e cpu-clock:k -o "$TMP/nobody/k.data" -- true 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'perf_event_paranoid' "$TMP/err"; then
+		ok "unprivileged user: :k refused"
+	else
+		not_ok "unprivileged user: :k refused" "status $rc" "$(cat "$TMP/err")"
+	fi
+fi
+
+# a full disk: one error line, status 1, and a file perf and prof read
+# alike, cut back to the last round that reached the disk
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small" 2>/dev/null; then
+	"$PROF" record -g -F 20000 -o "$TMP/small/full.data" -- "$TMP/bin/spin" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'No space left on device' "$TMP/err" &&
+		perf report --stdio -i "$TMP/small/full.data" >/dev/null 2>"$TMP/err2" && [ ! -s "$TMP/err2" ]; then
+		ok "full disk: one error, status 1, a readable file"
+	else
+		not_ok "full disk: one error, status 1, a readable file" "status $rc" "$(cat "$TMP/err" "$TMP/err2")"
+	fi
+	compare "full disk: perf report and prof report agree" \
+		"tipless perf report --stdio -i '$TMP/small/full.data' 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$TMP/small/full.data'"
+	umount "$TMP/small"
+else
+	skip "full disk: one error, status 1, a readable file" "needs root to mount a small tmpfs"
+	skip "full disk: perf report and prof report agree" "needs root to mount a small tmpfs"
 fi
