@@ -118,10 +118,10 @@ struct record {
 };
 
 static volatile sig_atomic_t stop_signal;	/* SIGINT/SIGTERM received */
-static volatile sig_atomic_t child_changed;	/* SIGCHLD received */
 
 static void on_stop(int sig) { stop_signal = sig; }
-static void on_child(int sig) { child_changed = 1; }
+/* SIGCHLD only has to interrupt ppoll(); waitpid() tells the rest. */
+static void on_child(int sig) { }
 
 static const char *const record_usage[] = {
 	"prof record [<options>] [<command>]",
