@@ -60,11 +60,24 @@ usage_error()
 	fi
 }
 
+for args in "record -h" "help record"; do
+	# shellcheck disable=SC2086
+	run_prof "$out" "$err" $args
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q -- '--event' "$out" && grep -qi 'usage' "$out" && [ ! -s "$err" ]; then
+		ok "prof $args shows the options on stdout"
+	else
+		not_ok "prof $args shows the options on stdout" "status $rc" "$(head -n 5 "$out" "$err")"
+	fi
+done
+
 usage_error "unknown long option exits 129" report --no-such-option
 usage_error "unknown short option exits 129" report -Z
 usage_error "stray argument exits 129" report stray-argument
 usage_error "missing option value exits 129" report -i
 usage_error "value given to a boolean exits 129" report --stats=yes
+usage_error "record without a command exits 129" record
+usage_error "record with an unknown option exits 129" record --no-such-option -- true
 
 run_prof "$out" "$err" no-such-command
 rc=$?

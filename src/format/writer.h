@@ -1,0 +1,99 @@
+/*
+ * writer.h - writes a file-mode ("PERFILE2") perf.data that perf 6.1 reads.
+ *
+ * Layout of the file written (all integers in host byte order):
+ *
+ *   offset          size                  meaning
+ *   --------------  --------------------  ------------------------------------
+ *   0               104                   header: magic, size 104, attr_size
+ *                                         144, attrs, data, event_types {0,0},
+ *                                         feature bitmap (rewritten at close)
+ *   104             8 x sum(nr_ids)       the ids of each attr, attr by attr
+ *   ids end         144 x nr_attrs        attrs section: per attr its 128
+ *                                         bytes (PERF_ATTR_SIZE_VER7, the
+ *                                         largest perf 6.1 accepts), then
+ *                                         {u64 offset, u64 size} of its ids
+ *   data.offset     data.size             the records, appended as they come
+ *   data end        16 x nr_features      feature table: {offset, size} per
+ *                                         set bit, ascending bit order
+ *   table end       ...                   the feature payloads, same order
+ *
+ * Records are copied into one large buffer and written out when it fills,
+ * so appending costs a memcpy.  Write errors are sticky: the first one is
+ * reported, later writes are dropped, and pw_close() returns -1 but still
+ * finishes the file with the records up to the last pw_commit() point that
+ * reached the disk.  Feature payloads are kept in memory until pw_close();
+ * each bit may be set once.
+ */
+#ifndef PROF_FORMAT_WRITER_H
+#define PROF_FORMAT_WRITER_H
+
+#include "perf_data.h"
+
+#include <stddef.h>
+
+#define PW_ATTR_SIZE	128	/* attr.size written: perf 6.1 rejects more */
+
+/* One event to describe in the attrs section and EVENT_DESC. */
+struct pw_event {
+	struct pd_attr attr;	/* attr.size is forced to PW_ATTR_SIZE */
+	const char *name;	/* perf's name for it, e.g. "cpu-clock:u" */
+	const u64 *ids;		/* the kernel ids of its counters */
+	u32 nr_ids;
+};
+
+/* An open output file. */
+struct pw_file {
+	const char *path;
+	int fd;
+	int failed;		/* a write failed: drop everything after */
+	u8 *buf;		/* pending data-section bytes */
+	size_t buf_len, buf_cap;
+	u64 data_offset;	/* file offset of the data section */
+	u64 data_size;		/* data bytes on disk so far */
+	u64 *commits;		/* pw_commit() points not yet on disk */
+	size_t nr_commits, cap_commits;
+	u64 safe;		/* the last commit point on disk */
+	u64 attrs_offset, attrs_size;
+	u64 features[4];	/* feature bitmap */
+	u8 *feat_buf;		/* all payloads, back to back */
+	size_t feat_len, feat_cap;
+	size_t feat_start[PD_FEAT_LAST_KNOWN];	/* payload offset in feat_buf */
+	size_t feat_size[PD_FEAT_LAST_KNOWN];
+	u64 file_size;		/* total bytes, set by pw_close() */
+};
+
+/* Creates path (truncating it) and writes the header, ids and attrs of the
+ * nr events.  Returns 0, or -1 after an error. */
+int pw_open(struct pw_file *w, const char *path, const struct pw_event *evs, u32 nr);
+
+/* Appends size bytes of records to the data section.  Returns 0, or -1
+ * once a write has failed. */
+int pw_write(struct pw_file *w, const void *data, size_t size);
+
+/* Marks the end of the data so far as a record boundary: after a failed
+ * write, pw_close() cuts the data back to such a point. */
+void pw_commit(struct pw_file *w);
+
+/* Sets feature bit feat with the given payload. */
+void pw_add_feature(struct pw_file *w, unsigned feat, const void *payload, size_t size);
+
+/* Sets feat to a perf string (u32 len, text NUL-padded to a multiple of 64). */
+void pw_add_string_feature(struct pw_file *w, unsigned feat, const char *s);
+
+/*
+ * Adds the description of this machine and run: HOSTNAME, OSRELEASE,
+ * VERSION (prof's), ARCH, NRCPUS, CPUDESC, CPUID (x86), TOTAL_MEM, CMDLINE
+ * (the running binary, then argv[1..argc-1]), EVENT_DESC of the nr events,
+ * CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE and MEM_TOPOLOGY, from
+ * /proc and /sys as perf 6.1 reads them, and empty BPF_PROG_INFO, BPF_BTF
+ * and PMU_CAPS (perf always writes them).  Information that cannot be read is left out.
+ */
+void pw_add_host_features(struct pw_file *w, int argc, char **argv,
+			  const struct pw_event *evs, u32 nr);
+
+/* Flushes the data, writes the feature table and payloads, rewrites the
+ * header and closes the file.  Returns 0, or -1 if anything failed. */
+int pw_close(struct pw_file *w);
+
+#endif

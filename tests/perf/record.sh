@@ -1,0 +1,268 @@
+#!/bin/bash
+# tests/perf/record.sh - files written by "prof record" are read by perf 6.1
+# exactly as by prof, and prof record behaves as perf record does.
+#
+# Files: the spin, threads and forks workloads of lib.sh recorded with prof
+# record plainly, with -g, -F 1000, -c 100000 -e task-clock, two events,
+# and :u.  For each file:
+#   - "perf report --header-only" exits 0 with nothing on stderr;
+#   - "perf report --header-only -I" and "prof report --header-only -I"
+#     print the same;
+#   - "perf report --stdio" and "prof report --stdio" print the same lines
+#     (tip line normalized as in report.sh) with the same status;
+#   - "perf script" exits 0 and shows the workload's comm.
+# Then: the attr perf reads back has the sample_type perf record would
+# set; the command's exit status and a crash propagate; a missing command
+# exits 255 as perf does; a bad event or modifier gives one error line and
+# status 129; an existing output file becomes FILE.old; -q prints nothing;
+# the summary line has perf's form; SIGTERM leaves a finished file; the
+# BUILD_ID feature lists the sampled DSOs with their true build-ids; the
+# machine features (topology, NUMA, PMUs, ...) read as those perf writes;
+# an ordinary user gets user-only sampling with one warning, and :k a
+# clear error; a full disk ends with one error and a file perf reads.
+
+. "$(dirname "$0")/../lib.sh"
+set -o pipefail
+
+tipless()
+{
+	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/'
+}
+
+_lib_build_workloads || {
+	not_ok "build the workloads"
+	exit 1
+}
+
+# prof_record NAME ARGS... -- CMD...: prof record -q -o $TMP/NAME.data
+prof_record()
+{
+	local name=$1
+
+	shift
+	timeout 60 "$PROF" record -q -o "$TMP/$name.data" "$@" \
+		>"$TMP/$name.rec.out" 2>"$TMP/$name.rec.err"
+}
+
+# check_file NAME COMM: the three reads of a prof-written file
+check_file()
+{
+	local name=$1 comm=$2 f=$TMP/$1.data
+
+	if perf report --header-only -i "$f" >/dev/null 2>"$TMP/hdr.err" && [ ! -s "$TMP/hdr.err" ]; then
+		ok "$name: perf report --header-only reads it without warnings"
+	else
+		not_ok "$name: perf report --header-only reads it without warnings" "$(head -5 "$TMP/hdr.err")"
+	fi
+	compare "$name: perf and prof show the same header (-I)" \
+		"perf report --header-only -I -i '$f' 2>/dev/null" \
+		"'$PROF' report --header-only -I -i '$f'"
+	compare "$name: perf report and prof report agree" \
+		"tipless perf report --stdio -i '$f' 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$f'"
+	if perf script -i "$f" >"$TMP/script.out" 2>"$TMP/script.err" &&
+		grep -q "^ *$comm " "$TMP/script.out"; then
+		ok "$name: perf script shows $comm"
+	else
+		not_ok "$name: perf script shows $comm" "$(head -3 "$TMP/script.out" "$TMP/script.err")"
+	fi
+}
+
+# record_and_check NAME COMM ARGS... -- CMD...
+record_and_check()
+{
+	local name=$1 comm=$2 rc
+
+	shift 2
+	prof_record "$name" "$@"
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -s "$TMP/$name.data" ]; then
+		not_ok "$name: prof record" "status $rc" "$(head -5 "$TMP/$name.rec.err")"
+		return
+	fi
+	ok "$name: prof record"
+	check_file "$name" "$comm"
+}
+
+record_and_check spin spin -- "$TMP/bin/spin"
+record_and_check spin-g spin -g -- "$TMP/bin/spin"
+record_and_check spin-F1000 spin -F 1000 -- "$TMP/bin/spin"
+record_and_check threads-c threads -c 100000 -e task-clock -- "$TMP/bin/threads"
+record_and_check forks-2ev sh -e cpu-clock -e page-faults -- "$TMP/bin/forks"
+record_and_check spin-u spin -e cpu-clock:u --call-graph fp -- "$TMP/bin/spin"
+
+# the attrs as perf reads them back, against what perf record sets
+evlist()
+{
+	perf evlist -v -i "$1" 2>/dev/null | grep -o 'sample_type: [A-Z|]*'
+}
+want="sample_type: IP|TID|TIME|PERIOD"
+got=$(evlist "$TMP/spin.data")
+if [ "$got" = "$want" ]; then ok "plain: sample_type"; else not_ok "plain: sample_type" "$got"; fi
+want="sample_type: IP|TID|TIME|CALLCHAIN|PERIOD"
+got=$(evlist "$TMP/spin-g.data")
+if [ "$got" = "$want" ]; then ok "-g: sample_type"; else not_ok "-g: sample_type" "$got"; fi
+want="sample_type: IP|TID|TIME"
+got=$(evlist "$TMP/threads-c.data")
+if [ "$got" = "$want" ]; then ok "-c: sample_type"; else not_ok "-c: sample_type" "$got"; fi
+want=$(printf '%s\n' "sample_type: IP|TID|TIME|ID|PERIOD" "sample_type: IP|TID|TIME|ID|PERIOD")
+got=$(evlist "$TMP/forks-2ev.data")
+if [ "$got" = "$want" ]; then ok "two events: sample_type"; else not_ok "two events: sample_type" "$got"; fi
+if perf evlist -i "$TMP/forks-2ev.data" 2>/dev/null | tr '\n' ' ' | grep -q '^cpu-clock page-faults $'; then
+	ok "two events: names"
+else
+	not_ok "two events: names" "$(perf evlist -i "$TMP/forks-2ev.data" 2>&1)"
+fi
+
+# exit status: as perf record's
+"$PROF" record -q -o "$TMP/x.data" -- sh -c 'exit 3'
+rc=$?
+if [ $rc -eq 3 ]; then ok "exit status of the command"; else not_ok "exit status of the command" "status $rc"; fi
+# (the group's redirection also silences the shell's "Segmentation fault")
+{ (ulimit -c 0; "$PROF" record -q -o "$TMP/x.data" -- sh -c 'kill -SEGV $$'); rc=$?; } 2>/dev/null
+if [ $rc -eq 139 ] && perf report --header-only -i "$TMP/x.data" >/dev/null 2>&1; then
+	ok "a crashing command: prof dies of the same signal, file finished"
+else
+	not_ok "a crashing command: prof dies of the same signal, file finished" "status $rc"
+fi
+"$PROF" record -q -o "$TMP/x.data" -- "$TMP/does-not-exist" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 255 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'does-not-exist' "$TMP/err"; then
+	ok "a missing command: one error line, status 255"
+else
+	not_ok "a missing command: one error line, status 255" "status $rc" "$(cat "$TMP/err")"
+fi
+
+for ev in bogus cpu-clock:z; do
+	"$PROF" record -q -o "$TMP/bad.data" -e "$ev" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 129 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "'$ev'" "$TMP/err" &&
+		[ ! -e "$TMP/bad.data" ]; then
+		ok "bad event $ev: one error line, status 129"
+	else
+		not_ok "bad event $ev: one error line, status 129" "status $rc" "$(cat "$TMP/err")"
+	fi
+done
+
+# an existing file is kept as .old; the summary line
+cp "$TMP/spin.data" "$TMP/keep.data"
+"$PROF" record -o "$TMP/keep.data" -- true 2>"$TMP/err"
+if cmp -s "$TMP/spin.data" "$TMP/keep.data.old"; then
+	ok "existing output renamed to FILE.old"
+else
+	not_ok "existing output renamed to FILE.old"
+fi
+if grep -Eq "^\[ prof record: Captured and wrote [0-9]+\.[0-9]{3} MB $TMP/keep.data \([0-9]+ samples\) \]$" "$TMP/err"; then
+	ok "summary line"
+else
+	not_ok "summary line" "$(cat "$TMP/err")"
+fi
+if [ ! -s "$TMP/spin.rec.err" ] && [ ! -s "$TMP/spin.rec.out" ]; then
+	ok "-q prints nothing"
+else
+	not_ok "-q prints nothing" "$(cat "$TMP/spin.rec.err")"
+fi
+
+# SIGTERM to prof: the command is stopped, the file finished, and prof
+# dies of the signal as perf record does (status 143)
+start=$SECONDS
+"$PROF" record -q -o "$TMP/term.data" -- sh -c "$TMP/bin/spin; exec sleep 20" &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ $rc -eq 143 ] && [ $((SECONDS - start)) -lt 10 ] && perf report --header-only -i "$TMP/term.data" >/dev/null 2>"$TMP/err" &&
+	[ ! -s "$TMP/err" ] && perf script -i "$TMP/term.data" >/dev/null 2>&1; then
+	ok "SIGTERM finishes the file, status 143"
+else
+	not_ok "SIGTERM finishes the file, status 143" "status $rc" "$(cat "$TMP/err")"
+fi
+
+# BUILD_ID: the sampled DSOs are listed with their true build-ids (the
+# kernel's as perf buildid-list -k says, files' as readelf -n says)
+bad=
+kernel_id=$(perf buildid-list -k 2>/dev/null)
+perf buildid-list -i "$TMP/spin-g.data" >"$TMP/bids" 2>"$TMP/err"
+while read -r id path; do
+	case $path in
+	"[kernel.kallsyms]") want=$kernel_id ;;
+	/*) want=$(readelf -n "$path" 2>/dev/null | sed -n 's/^ *Build ID: *//p') ;;
+	*) want=none ;;
+	esac
+	[ "$id" = "$want" ] || bad="$bad $path($id != $want)"
+done <"$TMP/bids"
+if [ -z "$bad" ] && grep -q ' /.*/spin$' "$TMP/bids" && [ ! -s "$TMP/err" ]; then
+	ok "BUILD_ID lists the sampled DSOs with their build-ids"
+else
+	not_ok "BUILD_ID lists the sampled DSOs with their build-ids" "$bad" "$(cat "$TMP/bids" "$TMP/err")"
+fi
+
+# the machine description: perf shows the same topology, NUMA nodes and
+# PMU mappings for a file prof wrote as for one perf wrote on this machine
+# (free memory is live: masked)
+perf record -q -o "$TMP/perf-true.data" -- true 2>/dev/null
+"$PROF" record -q -o "$TMP/prof-true.data" -- true
+machine()
+{
+	perf report --header-only -I -i "$1" 2>/dev/null |
+		grep -E '^# (sibling|CPU [0-9]|node[0-9]|pmu mappings|nrcpus|cpudesc|cpuid|arch|os release|hostname|total memory|CPU cache info| +L[0-9]|memory nodes| +[0-9]+ \[|missing features)' |
+		sed 's/free = [0-9]* kB/free = N kB/'
+}
+if [ -s "$TMP/perf-true.data" ] && [ "$(machine "$TMP/perf-true.data")" = "$(machine "$TMP/prof-true.data")" ]; then
+	ok "machine features as perf writes them"
+else
+	not_ok "machine features as perf writes them" \
+		"$(diff <(machine "$TMP/perf-true.data") <(machine "$TMP/prof-true.data"))"
+fi
+
+# an ordinary user at perf_event_paranoid >= 2: user-only sampling with one
+# warning, named as perf names it; :k is refused with one clear error
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || [ "$paranoid" -lt 2 ]; then
+	skip "unprivileged user: user-only fallback" "needs root, setpriv and perf_event_paranoid >= 2"
+	skip "unprivileged user: :k refused" "needs root, setpriv and perf_event_paranoid >= 2"
+else
+	chmod 755 "$TMP"
+	mkdir -m 777 "$TMP/nobody"
+	as_nobody()
+	{
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	}
+	as_nobody "$PROF" record -o "$TMP/nobody/u.data" -- "$TMP/bin/spin" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c 'warning: kernel samples are not allowed' "$TMP/err")" -eq 1 ] &&
+		[ "$(as_nobody perf evlist -i "$TMP/nobody/u.data" 2>/dev/null)" = cpu-clock:u ] &&
+		as_nobody perf evlist -v -i "$TMP/nobody/u.data" 2>/dev/null | grep -q 'exclude_kernel: 1'; then
+		ok "unprivileged user: user-only fallback"
+	else
+		not_ok "unprivileged user: user-only fallback" "status $rc" "$(cat "$TMP/err")"
+	fi
+	as_nobody "$PROF" record -q -e cpu-clock:k -o "$TMP/nobody/k.data" -- true 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'perf_event_paranoid' "$TMP/err"; then
+		ok "unprivileged user: :k refused"
+	else
+		not_ok "unprivileged user: :k refused" "status $rc" "$(cat "$TMP/err")"
+	fi
+fi
+
+# a full disk: one error line, status 1, and a file perf and prof read
+# alike, cut back to the last round that reached the disk
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small" 2>/dev/null; then
+	"$PROF" record -g -F 20000 -o "$TMP/small/full.data" -- "$TMP/bin/spin" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'No space left on device' "$TMP/err" &&
+		perf report --stdio -i "$TMP/small/full.data" >/dev/null 2>"$TMP/err2" && [ ! -s "$TMP/err2" ]; then
+		ok "full disk: one error, status 1, a readable file"
+	else
+		not_ok "full disk: one error, status 1, a readable file" "status $rc" "$(cat "$TMP/err" "$TMP/err2")"
+	fi
+	compare "full disk: perf report and prof report agree" \
+		"tipless perf report --stdio -i '$TMP/small/full.data' 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$TMP/small/full.data'"
+	umount "$TMP/small"
+else
+	skip "full disk: one error, status 1, a readable file" "needs root to mount a small tmpfs"
+	skip "full disk: perf report and prof report agree" "needs root to mount a small tmpfs"
+fi
