@@ -24,11 +24,6 @@
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
-tipless()
-{
-	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/'
-}
-
 _lib_build_workloads || {
 	not_ok "build the workloads"
 	exit 1
