@@ -11,6 +11,7 @@
  */
 #include "chainstats.h"
 #include "../util/error.h"
+#include "../util/hash.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,19 +47,9 @@ void chainstats_free(struct chainstats *cs)
 	free(cs);
 }
 
-static u64 mix(u64 h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
 static u64 node_hash(u32 parent, const struct dso *dso, u64 key)
 {
-	return mix(key ^ mix((u64)(uintptr_t)dso ^ ((u64)parent << 1)));
+	return hash_u64(key ^ hash_u64((u64)(uintptr_t)dso ^ ((u64)parent << 1)));
 }
 
 static void grow_nodes(struct chainstats *cs)
@@ -113,7 +104,7 @@ static u32 tree_child(struct chainstats *cs, u32 parent, const struct dso *dso, 
 /* Adds a frame to its DSO's counters. */
 static void count_frame(struct chainstats *cs, const struct dso *dso, int unknown)
 {
-	u64 h = mix((u64)(uintptr_t)dso);
+	u64 h = hash_u64((u64)(uintptr_t)dso);
 	struct chainstats_dso_slot *d;
 
 	for (;; h++) {
@@ -131,7 +122,7 @@ static void count_frame(struct chainstats *cs, const struct dso *dso, int unknow
 			cs->dsos = xcalloc((u64)mask + 1, sizeof(*cs->dsos));
 			cs->dso_mask = mask;
 			for (u64 i = 0; i <= old_mask; i++) {
-				u64 g = mix((u64)(uintptr_t)old[i].dso);
+				u64 g = hash_u64((u64)(uintptr_t)old[i].dso);
 
 				if (!old[i].used)
 					continue;

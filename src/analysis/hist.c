@@ -24,6 +24,7 @@
 #include "hist.h"
 #include "../util/arena.h"
 #include "../util/error.h"
+#include "../util/hash.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -60,16 +61,6 @@ struct hist_strings {
 	struct ptr_map dso_verdict;	/* DSO -> filter verdict */
 	struct ptr_map sym_verdict;	/* symbol -> filter verdict */
 };
-
-static inline u64 hash_u64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
 
 static u32 hash_str(const char *s)
 {
