@@ -23,48 +23,10 @@
 
 #include "analysis/chainstats.h"
 
-static struct pd_file file;
-static struct session *s;
-static u8 buf[512];
+#include "session/session.h"
+#include "session_records.h"
 
-static int setup(void **state)
-{
-	(void)state;
-	memset(&file, 0, sizeof(file));
-	s = session_new(&file, NULL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	session_free(s);
-	return 0;
-}
-
-static void put32(u32 off, u32 v) { memcpy(buf + off, &v, 4); }
-static void put64(u32 off, u64 v) { memcpy(buf + off, &v, 8); }
-
-static void mmap2(s32 pid, u64 start, u64 len, u64 pgoff, const char *name)
-{
-	struct pd_header h;
-	struct pd_event ev = { .hdr = (const struct pd_header *)buf, .time = PD_NO_TIME };
-
-	memset(buf, 0, sizeof(buf));
-	put32(8, (u32)pid);
-	put32(12, (u32)pid);
-	put64(16, start);
-	put64(24, len);
-	put64(32, pgoff);
-	put32(64, 5);	/* PROT_READ | PROT_EXEC */
-	put32(68, 2);	/* MAP_PRIVATE */
-	strcpy((char *)buf + 72, name);
-	h.type = PD_REC_MMAP2;
-	h.misc = PD_MISC_USER;
-	h.size = (u16)(72 + ((strlen(name) + 8) & ~7u));
-	memcpy(buf, &h, sizeof(h));
-	assert_int_equal(session_event(s, &ev), 0);
-}
+#define RX 5	/* PROT_READ | PROT_EXEC */
 
 /* Counts a user-mode sample of pid 100 with the chain ips[nr] as
  * recorded (callee first, markers included); nr < 0: no CALLCHAIN. */
@@ -151,7 +113,7 @@ static void test_unknown_marker(void **state)
 	const u64 c[] = { PD_CONTEXT_GUEST_KERNEL, 0x1234, U, 0x1000 };
 
 	(void)state;
-	mmap2(100, 0x1000, 0x1000, 0, "/nonexistent/libx.so");
+	mmap2(100, 100, 0x1000, 0x1000, 0, RX, "/nonexistent/libx.so", PD_MISC_USER);
 	sample(cs, c, NR(c));
 	assert_int_equal(cs->samples_with_chain, 1);
 	assert_int_equal(cs->entries, 2);
@@ -173,9 +135,9 @@ static void test_dsos(void **state)
 	u32 nr;
 
 	(void)state;
-	mmap2(100, 0x10000, 0x1000, 0, "/nonexistent/a/libdup.so");
-	mmap2(100, 0x30000, 0x1000, 0, "/nonexistent/b/libdup.so");
-	mmap2(100, 0x20000, 0x1000, 0, "/nonexistent/libmain.so");
+	mmap2(100, 100, 0x10000, 0x1000, 0, RX, "/nonexistent/a/libdup.so", PD_MISC_USER);
+	mmap2(100, 100, 0x30000, 0x1000, 0, RX, "/nonexistent/b/libdup.so", PD_MISC_USER);
+	mmap2(100, 100, 0x20000, 0x1000, 0, RX, "/nonexistent/libmain.so", PD_MISC_USER);
 	sample(cs, c1, NR(c1));
 	sample(cs, c2, NR(c2));
 	d = chainstats_dsos(cs, &nr);
@@ -217,7 +179,7 @@ static void test_function_key(void **state)
 	assert_true(n > 0);
 	self[n] = 0;
 	/* the whole file mapped at base: map-relative = file offset */
-	mmap2(100, base, 0x100000, 0, self);
+	mmap2(100, 100, base, 0x100000, 0, RX, self, PD_MISC_USER);
 	by_fn = chainstats_new(s, CC_KEY_FUNCTION, 127);
 	by_addr = chainstats_new(s, CC_KEY_ADDRESS, 127);
 	sample(by_fn, c1, NR(c1));

@@ -23,70 +23,7 @@
 
 #include <unistd.h>
 
-static struct pd_file file;
-static struct session *s;
-static u8 buf[512];
-
-static int setup(void **state)
-{
-	(void)state;
-	memset(&file, 0, sizeof(file));
-	s = session_new(&file, NULL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	session_free(s);
-	return 0;
-}
-
-static void feed(u32 type, u16 misc, u16 size)
-{
-	struct pd_header h = { type, misc, size };
-	struct pd_event ev = { .hdr = (const struct pd_header *)buf, .time = PD_NO_TIME };
-
-	memcpy(buf, &h, sizeof(h));
-	assert_int_equal(session_event(s, &ev), 0);
-}
-
-static void put32(u32 off, u32 v) { memcpy(buf + off, &v, 4); }
-static void put64(u32 off, u64 v) { memcpy(buf + off, &v, 8); }
-
-static void comm(s32 pid, s32 tid, const char *name)
-{
-	memset(buf, 0, sizeof(buf));
-	put32(8, (u32)pid);
-	put32(12, (u32)tid);
-	strcpy((char *)buf + 16, name);
-	feed(PD_REC_COMM, 0, 16 + 16 + 8);
-}
-
-static void fork_rec(s32 pid, s32 ppid, s32 tid, s32 ptid)
-{
-	memset(buf, 0, sizeof(buf));
-	put32(8, (u32)pid);
-	put32(12, (u32)ppid);
-	put32(16, (u32)tid);
-	put32(20, (u32)ptid);
-	feed(PD_REC_FORK, 0, 40);
-}
-
-static void mmap2(s32 pid, s32 tid, u64 start, u64 len, u64 pgoff, u32 prot, const char *name,
-		  u16 cpumode)
-{
-	memset(buf, 0, sizeof(buf));
-	put32(8, (u32)pid);
-	put32(12, (u32)tid);
-	put64(16, start);
-	put64(24, len);
-	put64(32, pgoff);
-	put32(64, prot);
-	put32(68, 2);	/* MAP_PRIVATE */
-	strcpy((char *)buf + 72, name);
-	feed(PD_REC_MMAP2, cpumode, (u16)(72 + ((strlen(name) + 8) & ~7u)));
-}
+#include "session_records.h"
 
 static void resolve_flags(s32 pid, s32 tid, u16 cpumode, u64 ip, int flags,
 			  struct addr_location *al)
