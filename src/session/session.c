@@ -877,11 +877,6 @@ const char *dso_long_name(const struct dso *dso)
 	return dso ? dso->long_name : "[unknown]";
 }
 
-const char *symbol_name(const struct symbol *sym)
-{
-	return sym->name;
-}
-
 u64 symbol_start(const struct symbol *sym)
 {
 	return sym->start;

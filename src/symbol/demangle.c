@@ -8,13 +8,30 @@
  * result still ends in such a hash, perf's own Rust pass strips it and
  * undoes the $LT$-style escapes, as done here too.
  *
- * Invariants: the input is never modified; results live in the arena.
+ * Most symbols of a big C++ library are never shown, so ELF loaders keep
+ * names as the file has them (demangle_later()) and symbol_name()
+ * demangles a symbol the first time its name is read.
+ *
+ * Invariants: the input is never modified; results live in the arena.  A
+ * symbol's name changes once, from mangled to demangled, under
+ * demangle_lock; symbol.mangled is cleared (release) after the new name is
+ * stored, so a reader that sees it clear (acquire) reads the final name.
  */
 #include "symbol.h"
 
 #include <libiberty/demangle.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What symbol.name points to while symbol.mangled is set. */
+struct mangled_name {
+	struct dso_table *table;	/* whose name_arena and options to use */
+	char raw[];			/* the name as the file has it */
+};
+
+/* Serializes the memoizing writes of symbol_name(), on every table. */
+static pthread_mutex_t demangle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define RUST_HASH_LEN 16
 
@@ -125,4 +142,41 @@ const char *demangle_symbol(struct arena *arena, const char *name, int verbose)
 	res = arena_strdup(arena, d);
 	free(d);
 	return res;
+}
+
+const char *demangle_later(struct dso_table *t, const char *name, u8 *mangled)
+{
+	struct mangled_name *m;
+	size_t len;
+
+	/* demangle_symbol() returns any other name as it is */
+	if (name[0] != '_') {
+		*mangled = 0;
+		return arena_strdup(&t->sym_arena, name);
+	}
+	len = strlen(name);
+	m = arena_alloc(&t->sym_arena, sizeof(*m) + len + 1);
+	m->table = t;
+	memcpy(m->raw, name, len + 1);
+	*mangled = 1;
+	return (const char *)m;
+}
+
+const char *symbol_name(const struct symbol *sym)
+{
+	/* the name is memoized: logically const */
+	struct symbol *s = (struct symbol *)sym;
+
+	if (!__atomic_load_n(&s->mangled, __ATOMIC_ACQUIRE))
+		return s->name;
+	pthread_mutex_lock(&demangle_lock);
+	if (s->mangled) {
+		const struct mangled_name *m = (const void *)s->name;
+		struct dso_table *t = m->table;
+
+		s->name = demangle_symbol(&t->name_arena, m->raw, t->opts.verbose_demangle);
+		__atomic_store_n(&s->mangled, 0, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&demangle_lock);
+	return s->name;
 }

@@ -39,6 +39,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 	memset(t, 0, sizeof(*t));
 	t->arena = arena;
 	arena_init(&t->sym_arena, 0);
+	arena_init(&t->name_arena, 64 << 10);
 	if (opts)
 		t->opts = *opts;
 	t->mask = 255;
@@ -61,6 +62,7 @@ void dso_table_exit(struct dso_table *t)
 	t->retired = NULL;
 	t->nr_retired = 0;
 	arena_free(&t->sym_arena);
+	arena_free(&t->name_arena);
 }
 
 struct dso *dso_table_find(struct dso_table *t, const char *long_name)
@@ -151,6 +153,7 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
 	s->name = arena_strdup(&t->sym_arena, name);
 	s->binding = STB_LOCAL;
 	s->type = STT_NOTYPE;
+	s->mangled = 0;
 	if (dso->loaded) {
 		/* perf inserts into the loaded tree: reload with it merged,
 		   keeping the old symbols readable for those who hold them */
@@ -190,6 +193,7 @@ void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name
 	s->name = arena_strdup(l->arena, name);
 	s->binding = binding;
 	s->type = type;
+	s->mangled = 0;
 }
 
 /* Sort key: start, then position in the list (perf's rbtree puts equal

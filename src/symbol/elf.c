@@ -290,7 +290,7 @@ static int load_table(struct dso_table *t, struct dso *dso, struct symsrc *syms,
 	Elf_Scn *strscn;
 	size_t shstrndx, run_shstrndx, nr, count = 0;
 	int arm = syms->ehdr.e_machine == EM_ARM || syms->ehdr.e_machine == EM_AARCH64;
-	int verbose = t->opts.verbose_demangle;
+	u8 mangled;
 
 	if (!scn || !(data = section_data(scn)) || !symshdr.sh_entsize)
 		return -1;
@@ -347,9 +347,9 @@ static int load_table(struct dso_table *t, struct dso *dso, struct symsrc *syms,
 			else
 				sym.st_value -= ph.p_vaddr - ph.p_offset;
 		}
-		symtree_insert(st, sym.st_value, sym.st_value + sym.st_size,
-			       arena_strdup(&t->sym_arena, demangle_symbol(&t->sym_arena, name, verbose)),
-			       GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info));
+		name = demangle_later(t, name, &mangled);
+		symtree_insert(st, sym.st_value, sym.st_value + sym.st_size, name,
+			       GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info))->mangled = mangled;
 		count++;
 	}
 	if (count) {

@@ -33,9 +33,13 @@
 /* One function (or object) of a dso. */
 struct symbol {
 	u64 start, end;		/* [start, end), dso address space */
-	const char *name;	/* as perf prints it (demangled) */
+	const char *name;	/* as perf prints it (demangled); read it with
+				   symbol_name(): while mangled is set it
+				   points to the name as the file has it */
 	u8 binding;		/* STB_* */
 	u8 type;		/* STT_* */
+	u8 mangled;		/* demangling is left to the first
+				   symbol_name() (demangle_later()) */
 };
 
 /* What kind of object a dso is; decides how its symbols are loaded. */
@@ -104,6 +108,8 @@ struct dso_table {
 	struct arena sym_arena;	/* what loading symbols allocates: its own,
 				   so that one thread may load symbols while
 				   another makes dsos (see dso_load()) */
+	struct arena name_arena;	/* demangled names, made by symbol_name()
+					   under its lock on any thread */
 	void **retired;		/* symbol arrays replaced by a reload, kept
 				   until dso_table_exit(): symbols handed out
 				   stay readable */
@@ -174,9 +180,10 @@ void symtree_init(struct symtree *t);
 /* Frees the nodes. */
 void symtree_exit(struct symtree *t);
 /* perf's __symbols__insert(): equal starts go right.  name is kept, not
- * copied: it must live as long as the dso (the table's arena). */
-void symtree_insert(struct symtree *t, u64 start, u64 end, const char *name, u8 binding,
-		    u8 type);
+ * copied: it must live as long as the dso (the table's arena).  Returns
+ * the new symbol, valid until the next insert. */
+struct symbol *symtree_insert(struct symtree *t, u64 start, u64 end, const char *name,
+			      u8 binding, u8 type);
 /* perf's symbols__fixup_end() over the in-order walk. */
 void symtree_fixup_end(struct symtree *t, int is_kallsyms);
 /* perf's symbols__fixup_duplicate(): erases all but the preferred symbol
@@ -245,5 +252,15 @@ int host_kernel_build_id(u8 *bid, size_t max);
 /* Demangles an ELF symbol name as perf 6.1 shows it; returns name itself
  * when it is not mangled, else a string in arena. */
 const char *demangle_symbol(struct arena *arena, const char *name, int verbose);
+/*
+ * A copy of an ELF symbol name for struct symbol.name, with demangling
+ * left to the first symbol_name() of the symbol: most symbols of a big C++
+ * library are never shown, and demangling them all would take most of its
+ * load time.  Sets *mangled as symbol.mangled must be set.
+ */
+const char *demangle_later(struct dso_table *t, const char *name, u8 *mangled);
+/* A symbol's name as perf prints it: demangled on the first call (on any
+ * thread; the result is kept in the symbol). */
+const char *symbol_name(const struct symbol *sym);
 
 #endif

@@ -136,8 +136,8 @@ static void insert_fixup(struct symtree *t, u32 n)
 	v[t->root].black = 1;
 }
 
-void symtree_insert(struct symtree *t, u64 start, u64 end, const char *name, u8 binding,
-		    u8 type)
+struct symbol *symtree_insert(struct symtree *t, u64 start, u64 end, const char *name,
+			      u8 binding, u8 type)
 {
 	struct symtree_node *n;
 	u32 i, parent = NIL, cur = t->root;
@@ -170,6 +170,7 @@ void symtree_insert(struct symtree *t, u64 start, u64 end, const char *name, u8 
 		t->v[parent].right = i;
 	t->count++;
 	insert_fixup(t, i);
+	return &t->v[i].sym;
 }
 
 static u32 leftmost(const struct symtree *t, u32 n)
@@ -330,7 +331,8 @@ void symtree_fixup_end(struct symtree *t, int is_kallsyms)
 
 		if (p->end != p->start)
 			continue;
-		if (is_kallsyms && (!strchr(p->name, '[') != !strchr(c->name, '[')))
+		if (is_kallsyms &&
+		    (!strchr(symbol_name(p), '[') != !strchr(symbol_name(c), '[')))
 			p->end = page_up(p->end + 4096);
 		else
 			p->end = c->start;
@@ -362,16 +364,17 @@ int symbol_prefer_second(const struct symbol *a, const struct symbol *b)
 		return a->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return b->binding == STB_GLOBAL;
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
+	/* perf compares the demangled names */
+	ua = leading_underscores(symbol_name(a));
+	ub = leading_underscores(symbol_name(b));
 	if (ua != ub)
 		return ua > ub;
-	na = strlen(a->name);
-	nb = strlen(b->name);
+	na = strlen(symbol_name(a));
+	nb = strlen(symbol_name(b));
 	if (na != nb)
 		return nb > na;
 	/* arch__choose_best_symbol(): avoid the "SyS" syscall aliases */
-	return !strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10);
+	return !strncmp(symbol_name(a), "SyS", 3) || !strncmp(symbol_name(a), "compat_SyS", 10);
 }
 
 void symtree_fixup_duplicate(struct symtree *t)

@@ -233,6 +233,35 @@ static void test_demangle(void **state)
 	assert_string_equal(demangle_symbol(&arena, "_Znot_mangled", 0), "_Znot_mangled");
 }
 
+/* Names from ELF files are demangled on first read, with the table's
+ * options; plain names are never deferred. */
+static void test_demangle_later(void **state)
+{
+	struct symbol_opts verbose = { .verbose_demangle = 1 };
+	struct dso_table t, tv;
+	struct symbol a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+	const char *first;
+
+	(void)state;
+	dso_table_init(&t, &arena, NULL);
+	dso_table_init(&tv, &arena, &verbose);
+	a.name = demangle_later(&t, "_ZN2ns3BoxIlE4spinEi", &a.mangled);
+	b.name = demangle_later(&t, "main", &b.mangled);
+	c.name = demangle_later(&t, "_Znot_mangled", &c.mangled);
+	d.name = demangle_later(&tv, "_ZN2ns3BoxIlE4spinEi", &d.mangled);
+	assert_int_equal(a.mangled, 1);
+	assert_int_equal(b.mangled, 0);
+	first = symbol_name(&a);
+	assert_string_equal(first, "ns::Box<long>::spin");
+	assert_int_equal(a.mangled, 0);
+	assert_ptr_equal(symbol_name(&a), first);	/* kept */
+	assert_string_equal(symbol_name(&b), "main");
+	assert_string_equal(symbol_name(&c), "_Znot_mangled");
+	assert_string_equal(symbol_name(&d), "ns::Box<long>::spin(int)");
+	dso_table_exit(&t);
+	dso_table_exit(&tv);
+}
+
 static void write_file(const char *path, const void *data, size_t size)
 {
 	FILE *fp = fopen(path, "w");
@@ -359,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_symtree_plt_overlap),
 		cmocka_unit_test(test_short_names),
 		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_demangle_later),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_elf_self),
 		cmocka_unit_test(test_elf_bad),
