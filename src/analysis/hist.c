@@ -574,10 +574,10 @@ static inline u32 key_hash(unsigned mask, const struct hist_entry *e)
 #define SLOT_HASH(v)	((u32)((v) >> 32))
 
 /* Doubles the index (or makes its first one) and refills it. */
-static void grow_index(struct hists *h)
+/* Makes the index anew with mask + 1 slots. */
+static void build_index(struct hists *h, u32 mask)
 {
-	u32 mask = h->index_mask ? h->index_mask * 2 + 1 : 4095;
-	u64 *index = xcalloc(mask + 1, sizeof(u64));
+	u64 *index = xcalloc((size_t)mask + 1, sizeof(u64));
 
 	for (u32 j = 0; j < h->nr_entries; j++) {
 		u32 k = h->entries[j].hash & mask;
@@ -589,6 +589,11 @@ static void grow_index(struct hists *h)
 	free(h->index);
 	h->index = index;
 	h->index_mask = mask;
+}
+
+static void grow_index(struct hists *h)
+{
+	build_index(h, h->index_mask ? h->index_mask * 2 + 1 : 4095);
 }
 
 _Static_assert(sizeof(struct hist_entry) == 64, "an entry is one cache line");
@@ -659,6 +664,78 @@ static inline void seen_room(struct hists *h, u32 n)
 	h->chain_dsos = xrealloc(h->chain_dsos, h->alloc_seen * sizeof(*h->chain_dsos));
 }
 
+struct seq_entry {
+	u64 seq;
+	u32 entry;
+};
+
+static int seq_entry_cmp(const void *pa, const void *pb)
+{
+	const struct seq_entry *a = pa, *b = pb;
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->entry < b->entry ? -1 : a->entry > b->entry;
+}
+
+/* Late adds made or took over entries: puts the entries back in the order
+ * their first samples came in (the entries one sample made, in the order
+ * it made them), which is what ties in the output follow. */
+static void restore_order(struct hists *h)
+{
+	u32 n = h->nr_entries, mask = 4095;
+	struct seq_entry *v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct hist_entry *entries = aligned_alloc(64, (size_t)h->alloc_entries * sizeof(*entries));
+	struct hist_origin *origins = xmalloc((size_t)h->alloc_entries * sizeof(*origins));
+	u32 *roots = h->cc ? xcalloc(h->alloc_entries, sizeof(*roots)) : NULL;
+
+	if (!entries)
+		die("out of memory");
+	for (u32 i = 0; i < n; i++) {
+		v[i].seq = h->origins[i].seq;
+		v[i].entry = i;
+	}
+	qsort(v, n, sizeof(*v), seq_entry_cmp);
+	for (u32 i = 0; i < n; i++) {
+		entries[i] = h->entries[v[i].entry];
+		origins[i] = h->origins[v[i].entry];
+		if (roots)
+			roots[i] = h->cc_roots[v[i].entry];
+	}
+	free(v);
+	free(h->entries);
+	free(h->origins);
+	h->entries = entries;
+	h->origins = origins;
+	if (roots) {
+		free(h->cc_roots);
+		h->cc_roots = roots;
+	}
+	while ((u64)n * 2 > (u64)mask + 1)
+		mask = mask * 2 + 1;
+	build_index(h, mask);
+	h->last_entry = HIST_NO_ENTRY;
+	h->reordered = 0;
+}
+
+/* A late add reached entry n before the sample that made it: the entry
+ * becomes the late one's, as if it had come in order. */
+static void take_over(struct hists *h, u32 n, const struct hist_pending *p)
+{
+	struct hist_entry *e = &h->entries[n];
+	struct hist_entry old = *e;
+	u32 depth = h->origins[n].max_depth;
+
+	*e = p->key;
+	e->period = old.period;
+	e->acc_period = old.acc_period;
+	e->nr_samples = old.nr_samples;
+	e->hash = old.hash;
+	h->origins[n] = p->origin;
+	if (depth > h->origins[n].max_depth)
+		h->origins[n].max_depth = depth;
+}
+
 /* Applies one add; returns as hists_add(). */
 static int apply(struct hists *h, const struct hist_pending *p)
 {
@@ -671,6 +748,11 @@ static int apply(struct hists *h, const struct hist_pending *p)
 			h->unresolved_shown = 1;
 		else
 			ask_sym = !h->unresolved_shown;
+	}
+	if (p->late && (created || p->origin.seq < h->origins[n].seq)) {
+		if (!created)
+			take_over(h, n, p);
+		h->reordered = 1;
 	}
 	h->last_entry = n;
 	if (!p->chain) {
@@ -1631,6 +1713,8 @@ void hists_finish(struct hists *h, int dso_list_given)
 
 	while (h->queue_len)
 		apply_oldest(h);
+	if (h->reordered)
+		restore_order(h);
 	collapse_comms(h);
 	/* the trees' sibling lists are built meanwhile: nothing below reads
 	   the trees */

@@ -122,6 +122,8 @@ struct hist_origin {
 	u32 comm_slot;		/* the first sample's comm string */
 	u32 max_depth;		/* the longest chain appended to it (perf's
 				   callchain_root.max_depth; merges aside) */
+	u64 seq;		/* the first sample's number in the stream
+				   (hist_pending.late) */
 };
 
 /* Adds queued in a histogram with a symbol key before they are applied,
@@ -136,6 +138,12 @@ struct hist_pending {
 	struct hist_entry key;	/* the entry's key; period: the sample's */
 	struct hist_origin origin;
 	int chain;		/* a call-chain node of the last sample before */
+	int late;		/* applied after samples that came later than
+				   it (origin.seq says where it belongs): an
+				   entry it reaches becomes its if it came
+				   first, and hists_finish() puts the
+				   entries back in the order of their first
+				   samples */
 };
 
 /* The histogram of one event. */
@@ -163,6 +171,7 @@ struct hists {
 	u32 alloc_seen;		/* room in seen[] and chain_dsos[] */
 	int one_thread;		/* hists_finish() starts no thread */
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
+	int reordered;		/* a late add made or took over an entry */
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */
 	u32 *cc_roots;		/* entry -> root of its tree (0: none) */

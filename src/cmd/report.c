@@ -147,6 +147,14 @@ struct report_ctx {
 	struct hists *pipe_hists;	/* histogram thread: the last sample's */
 	const unsigned char **pipe_items;	/* histogram thread: where the
 					   items of its batch start */
+	int park;			/* samples whose DSO is not loaded yet
+					   wait for it (no chain nodes) */
+	u64 nr_prepared;		/* samples handed over (their numbers) */
+	struct item_sample *parked;	/* histogram thread: samples waiting
+					   for their DSOs, in order */
+	u32 nr_parked, parked_room;
+	struct dso **park_dsos;		/* the DSOs they wait for */
+	u32 nr_park_dsos, park_dsos_room;
 	struct chain_cursor cursor;	/* the sample's chain */
 	struct batchq *cg_pipe;		/* call graphs on two threads: chains
 					   go to the tree thread through it */
@@ -673,8 +681,9 @@ struct item_sample {
 	u32 evsel_idx;		/* which histogram */
 	struct dso *dso;	/* look the symbol up here, at p.key.addr */
 	u64 ip;			/* the sample's address, for --symbols */
-	int has_map;
-	struct hist_pending p;	/* hists_prepare()d */
+	u8 has_map;
+	u8 kernel_unsure;	/* addr_location.kernel_unsure */
+	struct hist_pending p;	/* hists_prepare()d; p.origin.seq numbers it */
 };
 
 struct item_node {
@@ -713,6 +722,119 @@ static void item_lookup(const unsigned char *p, const struct dso **dso, u64 *add
 	}
 }
 
+/* Looks a sample's symbol up and adds it to its histogram. */
+static void add_sample_item(struct report_ctx *ctx, const struct item_sample *it)
+{
+	const struct symbol *sym = NULL;
+	u8 filtered;
+
+	if (it->kernel_unsure && session_kernel_outside(it->dso, it->p.key.addr)) {
+		/* perf's shrunk kernel map does not reach it: no map */
+		struct item_sample none = *it;
+
+		none.dso = NULL;
+		none.has_map = 0;
+		none.kernel_unsure = 0;
+		none.p.key.dso_name = 0;
+		add_sample_item(ctx, &none);
+		return;
+	}
+	if (it->dso)
+		sym = session_find_symbol(ctx->session, it->dso, it->p.key.addr);
+	filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym, it->has_map, it->ip);
+	ctx->pipe_hists = &ctx->hists[it->evsel_idx];
+	hists_add_prepared(ctx->pipe_hists, &it->p, sym, filtered, it->dso);
+}
+
+/*
+ * Parking (ctx->park): a sample whose DSO's symbols are not loaded waits
+ * in ctx->parked while the loader thread loads them (kernel and module
+ * DSOs: while the session defers the kernel's load, it does), and the
+ * histogram thread goes on with the next samples.  Parked samples are
+ * applied late, in the order they came; the histogram sorts that out
+ * (hist_pending.late).  Returns 1 when it must wait.
+ */
+static int must_park(struct report_ctx *ctx, struct dso *dso)
+{
+	if (session_dso_ready(dso))
+		return 0;
+	if (!session_dso_is_kernel(dso) || !session_kernel_pending(ctx->session))
+		session_load_async(ctx->session, dso);
+	for (u32 i = 0; i < ctx->nr_park_dsos; i++)
+		if (ctx->park_dsos[i] == dso)
+			return 1;
+	if (ctx->nr_park_dsos == ctx->park_dsos_room) {
+		ctx->park_dsos_room = ctx->park_dsos_room ? 2 * ctx->park_dsos_room : 16;
+		ctx->park_dsos = xrealloc(ctx->park_dsos,
+					  ctx->park_dsos_room * sizeof(*ctx->park_dsos));
+	}
+	ctx->park_dsos[ctx->nr_park_dsos++] = dso;
+	return 1;
+}
+
+static void park(struct report_ctx *ctx, const struct item_sample *it)
+{
+	if (ctx->nr_parked == ctx->parked_room) {
+		ctx->parked_room = ctx->parked_room ? 2 * ctx->parked_room : 4096;
+		ctx->parked = xrealloc(ctx->parked, ctx->parked_room * sizeof(*ctx->parked));
+	}
+	ctx->parked[ctx->nr_parked] = *it;
+	ctx->parked[ctx->nr_parked++].p.late = 1;
+}
+
+/*
+ * Applies the parked samples whose DSOs are ready, keeping the others in
+ * order.  With drain (the histogram thread idle or gone, so on the thread
+ * that feeds the session), first makes them all ready, but the kernel's
+ * and the modules' while the session defers the kernel, unless load_kernel
+ * (at the end) says to load it now.
+ */
+static void unpark(struct report_ctx *ctx, int drain, int load_kernel)
+{
+	u32 kept = 0, nr_ready = 0;
+
+	if (drain) {
+		if (load_kernel)
+			session_load_kernel(ctx->session);
+		session_loader_wait(ctx->session);
+		for (u32 i = 0; i < ctx->nr_park_dsos; i++) {
+			struct dso *dso = ctx->park_dsos[i];
+
+			if (!session_dso_is_kernel(dso) || !session_kernel_pending(ctx->session))
+				session_load_async(ctx->session, dso);
+		}
+		session_loader_wait(ctx->session);
+	}
+	for (u32 i = 0; i < ctx->nr_park_dsos; i++) {
+		if (session_dso_ready(ctx->park_dsos[i]))
+			nr_ready++;
+		else
+			ctx->park_dsos[kept++] = ctx->park_dsos[i];
+	}
+	if (!nr_ready)
+		return;
+	ctx->nr_park_dsos = kept;
+	kept = 0;
+	for (u32 i = 0; i < ctx->nr_parked; i++) {
+		const struct item_sample *it = &ctx->parked[i];
+
+		if (session_dso_ready(it->dso))
+			add_sample_item(ctx, it);
+		else
+			ctx->parked[kept++] = *it;
+	}
+	ctx->nr_parked = kept;
+}
+
+/* The session's sync hook with parking: every lookup handed over done. */
+static void sync_items(void *arg)
+{
+	struct report_ctx *ctx = arg;
+
+	batchq_sync(ctx->pipe);
+	unpark(ctx, 1, 0);
+}
+
 /* The histogram thread's work on one batch of items: first where each
  * item starts, then the items in order, prefetching ahead. */
 static void consume_items(void *arg, const void *items, size_t len)
@@ -720,6 +842,9 @@ static void consume_items(void *arg, const void *items, size_t len)
 	struct report_ctx *ctx = arg;
 	const unsigned char *p = items, *end = p + len, **v = ctx->pipe_items;
 	u32 n = 0;
+
+	if (ctx->nr_parked)
+		unpark(ctx, 0, 0);
 
 	while (p < end) {
 		v[n++] = p;
@@ -741,14 +866,11 @@ static void consume_items(void *arg, const void *items, size_t len)
 		}
 		if (*(const u32 *)v[i] == ITEM_SAMPLE) {
 			const struct item_sample *it = (const void *)v[i];
-			u8 filtered;
 
-			if (it->dso)
-				sym = session_find_symbol(ctx->session, it->dso, it->p.key.addr);
-			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym,
-						      it->has_map, it->ip);
-			ctx->pipe_hists = &ctx->hists[it->evsel_idx];
-			hists_add_prepared(ctx->pipe_hists, &it->p, sym, filtered, it->dso);
+			if (ctx->park && must_park(ctx, it->dso))
+				park(ctx, it);
+			else
+				add_sample_item(ctx, it);
 		} else {
 			const struct item_node *it = (const void *)v[i];
 
@@ -1021,8 +1143,9 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return -1;
 	if (time_skipped(ctx, sample.time))
 		return 0;
-	if (session_resolve_flags(ctx->session, ev, &sample,
-				  ctx->resolve_flags | (ctx->pipe ? SESSION_NO_SYMBOL : 0), &al))
+	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags |
+				  (ctx->pipe ? SESSION_NO_SYMBOL : 0) |
+				  (ctx->park && !ctx->filters.dsos ? SESSION_DEFER_KERNEL : 0), &al))
 		return 0;
 	if (ctx->cpu_bitmap &&
 	    (sample.cpu >= MAX_CPUS || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
@@ -1036,8 +1159,10 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		it->dso = al.dso;
 		it->ip = sample.ip;
 		it->has_map = al.map != NULL;
+		it->kernel_unsure = al.kernel_unsure;
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
 			      hist_filter_thread_dso(ctx->strs, &ctx->filters, &al), &it->p);
+		it->p.origin.seq = ctx->nr_prepared++;
 	} else if (hists_add(h, &al, (s32)sample.cpu, sample.period,
 			     hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip)) &&
 	    ctx->resolve_flags) {
@@ -1229,8 +1354,12 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	    !ctx->cg.enabled && two_threads) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
+		ctx->park = !ctx->children;
 		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_items, ctx);
-		session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
+		if (ctx->park)
+			session_set_sync(ctx->session, sync_items, ctx);
+		else
+			session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
 	if (ctx->cg.enabled && two_threads) {
 		ctx->cg_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1, sizeof(*ctx->cg_roots));
@@ -1249,6 +1378,10 @@ static void stop_threads(struct report_ctx *ctx)
 		ctx->pipe = NULL;
 		free(ctx->pipe_items);
 		session_set_sync(ctx->session, NULL, NULL);
+		if (ctx->nr_parked)
+			unpark(ctx, 1, 1);
+		free(ctx->parked);
+		free(ctx->park_dsos);
 	}
 	if (ctx->cg_pipe) {
 		batchq_free(ctx->cg_pipe);

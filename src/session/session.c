@@ -74,6 +74,8 @@ struct session {
 	struct map_array karr;
 	struct map *kernel_map;		/* [kernel.kallsyms], or NULL */
 	int kernel_loaded;		/* its symbols were loaded */
+	int kernel_pending;		/* SESSION_DEFER_KERNEL deferred the
+					   load (session_kernel_pending()) */
 	int opts_vmlinux;		/* -k given: "[kernel.vmlinux]" */
 	u32 comm_epoch;			/* comm strings rewritten in place */
 	void (*sync)(void *arg);	/* session_set_sync(), or NULL */
@@ -722,15 +724,76 @@ static void kernel_map_load(struct session *s)
 	struct map *m = s->kernel_map;
 
 	s->kernel_loaded = 1;
-	/* the kernel's load also fills the modules' symbols */
-	sync_lookups(s);
-	dso_load(&s->dsos, m->dso);
-	if (!m->dso->kernel_range_valid)
-		return;
-	array_remove(&s->karr, m);
-	m->start = m->dso->kernel_start;
-	m->end = m->dso->kernel_end;
-	array_insert(s, &s->karr, m);
+	/* the kernel's load also fills the modules' symbols; while it was
+	   pending the other thread left them alone */
+	if (!s->kernel_pending)
+		sync_lookups(s);
+	dso_load_exclusive(&s->dsos, m->dso);
+	if (m->dso->kernel_range_valid) {
+		array_remove(&s->karr, m);
+		m->start = m->dso->kernel_start;
+		m->end = m->dso->kernel_end;
+		array_insert(s, &s->karr, m);
+	}
+	__atomic_store_n(&s->kernel_pending, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * The kernel map m was hit at addr before its load: loads it, unless
+ * deferring.  perf loads on the first such sample, which keeps the map
+ * whatever the load makes of it; later ones find the shrunk map.  Returns
+ * the map of the sample.
+ */
+static struct map *kernel_map_hit(struct session *s, struct map *m, u64 addr, int flags,
+				  struct addr_location *al)
+{
+	int first = !s->kernel_pending;
+
+	if (!(flags & SESSION_DEFER_KERNEL) || kallsyms_prefetch_done(&s->dsos)) {
+		kernel_map_load(s);
+		return first ? m : array_find(&s->karr, addr);
+	}
+	if (first)
+		__atomic_store_n(&s->kernel_pending, 1, __ATOMIC_RELEASE);
+	else
+		al->kernel_unsure = 1;
+	return m;
+}
+
+int session_kernel_pending(const struct session *s)
+{
+	return __atomic_load_n(&s->kernel_pending, __ATOMIC_ACQUIRE);
+}
+
+int session_kernel_outside(const struct dso *dso, u64 addr)
+{
+	return dso->kernel_range_valid && (addr < dso->kernel_start || addr >= dso->kernel_end);
+}
+
+void session_load_kernel(struct session *s)
+{
+	if (s->kernel_pending)
+		kernel_map_load(s);
+}
+
+int session_dso_ready(const struct dso *dso)
+{
+	return dso_ready(dso);
+}
+
+void session_load_async(struct session *s, struct dso *dso)
+{
+	dso_load_async(&s->dsos, dso);
+}
+
+void session_loader_wait(struct session *s)
+{
+	dso_loader_wait(&s->dsos);
+}
+
+int session_dso_is_kernel(const struct dso *dso)
+{
+	return dso && (dso->kind == DSO_KIND_KERNEL || dso->kind == DSO_KIND_MODULE);
 }
 
 /* perf's thread__find_map() then map__find_symbol() (not with
@@ -746,11 +809,12 @@ static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr,
 	al->sym = NULL;
 	al->addr = addr;
 	al->cpumode = cpumode;
+	al->kernel_unsure = 0;
 	if (cpumode == PD_MISC_KERNEL) {
 		al->level = 'k';
 		m = array_find(&s->karr, addr);
 		if (m && m == s->kernel_map && !s->kernel_loaded)
-			kernel_map_load(s);
+			m = kernel_map_hit(s, m, addr, flags, al);
 	} else if (cpumode == PD_MISC_USER) {
 		al->level = '.';
 		if (t->maps)

@@ -47,6 +47,8 @@ struct addr_location {
 	u8 cpumode;		/* PD_MISC_KERNEL, PD_MISC_USER, ... */
 	char level;		/* perf's marker: 'k' kernel, '.' user, 'g' guest
 				   kernel, 'u' guest user, 'H' hypervisor/unknown */
+	u8 kernel_unsure;	/* SESSION_DEFER_KERNEL: resolved to the kernel
+				   map before it was loaded and shrunk */
 };
 
 /* Options a command passes when it makes a session. */
@@ -103,6 +105,17 @@ int session_resolve_addr(struct session *s, const struct addr_location *sample_a
  * symbol (e.g. --sort comm,dso).
  */
 #define SESSION_NO_SYMBOL 1
+/*
+ * SESSION_DEFER_KERNEL (with SESSION_NO_SYMBOL, on the feeding thread of
+ * two, see below) does not wait for kallsyms to be read: the kernel loads
+ * at the first kernel sample after that, without sync.  Until then a
+ * sample in the kernel map resolves to the map as recorded, and all but
+ * the first (the one perf loads on, which keeps its map) get
+ * al->kernel_unsure.  The other thread must not look up kernel or module
+ * symbols while session_kernel_pending(), and then asks
+ * session_kernel_outside() of each unsure sample.
+ */
+#define SESSION_DEFER_KERNEL 2
 
 /* session_resolve() with flags. */
 int session_resolve_flags(struct session *s, const struct pd_event *ev,
@@ -129,6 +142,25 @@ void session_set_sync(struct session *s, void (*sync)(void *arg), void *arg);
  * SESSION_NO_SYMBOL resolution), loading the dso's symbols on first use;
  * NULL when none. */
 const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64 addr);
+
+/* SESSION_DEFER_KERNEL: 1 while the kernel map waits for its load (any
+ * thread; acquire). */
+int session_kernel_pending(const struct session *s);
+/* For a loaded kernel dso and the address of an unsure sample: 1 when the
+ * loaded (shrunk) kernel map does not reach it, so perf reports it with no
+ * map. */
+int session_kernel_outside(const struct dso *dso, u64 addr);
+/* The feeding thread, while the other is idle: loads the kernel now when
+ * SESSION_DEFER_KERNEL left it pending (waits for kallsyms). */
+void session_load_kernel(struct session *s);
+/* The other thread of two: whether dso's symbols may be looked up now;
+ * to have them loaded meanwhile on the loader thread; to wait for that
+ * (see dso_load_async()). */
+int session_dso_ready(const struct dso *dso);
+void session_load_async(struct session *s, struct dso *dso);
+void session_loader_wait(struct session *s);
+/* Whether dso gets its symbols from the kernel's load (kernel, modules). */
+int session_dso_is_kernel(const struct dso *dso);
 
 /* Prefetches for a later session_find_symbol(s, dso, addr): stage 0
  * first, stage 1 some lookups later (see dso_prefetch_symbol()). */

@@ -40,6 +40,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 	t->arena = arena;
 	arena_init(&t->sym_arena, 0);
 	arena_init(&t->name_arena, 64 << 10);
+	pthread_mutex_init(&t->load_lock, NULL);
 	if (opts)
 		t->opts = *opts;
 	t->mask = 255;
@@ -48,6 +49,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 
 void dso_table_exit(struct dso_table *t)
 {
+	dso_loader_stop(t);
 	kallsyms_prefetch_stop(t);
 	for (u32 i = 0; t->buckets && i <= t->mask; i++)
 		for (struct dso *d = t->buckets[i]; d; d = d->hash_next) {
@@ -63,6 +65,7 @@ void dso_table_exit(struct dso_table *t)
 	t->nr_retired = 0;
 	arena_free(&t->sym_arena);
 	arena_free(&t->name_arena);
+	pthread_mutex_destroy(&t->load_lock);
 }
 
 struct dso *dso_table_find(struct dso_table *t, const char *long_name)
@@ -161,6 +164,8 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
 		t->retired[t->nr_retired++] = dso->syms;
 		dso->syms = NULL;
 		dso->loaded = 0;
+		dso->ready = 0;
+		dso->load_requested = 0;
 		dso_forget_symbols(dso);
 	}
 }
@@ -313,14 +318,14 @@ void dso_load(struct dso_table *t, struct dso *dso)
 	struct symtree st;
 
 	if (dso->loaded)
-		return;
+		goto ready;
 	dso->loaded = 1;
 	if (dso->kind == DSO_KIND_KERNEL && !t->opts.vmlinux) {
 		/* kallsyms: sorted and fixed up as a list, no overlaps */
 		if (kallsyms_load(t, dso, NULL, &l) < 0)
 			l.nr = 0;
 		dso_install_sorted(dso, &l);
-		return;
+		goto ready;
 	}
 	symtree_init(&st);
 	switch (dso->kind) {
@@ -340,6 +345,13 @@ void dso_load(struct dso_table *t, struct dso *dso)
 	}
 	dso_install(dso, &st);
 	symtree_exit(&st);
+ready:
+	__atomic_store_n(&dso->ready, 1, __ATOMIC_RELEASE);
+}
+
+int dso_ready(const struct dso *dso)
+{
+	return !dso || __atomic_load_n(&dso->ready, __ATOMIC_ACQUIRE);
 }
 
 void dso_install_list(struct dso *dso, struct symbol_list *l)
@@ -391,7 +403,7 @@ void dso_prefetch_symbol(const struct dso *dso, u64 addr, int stage)
 {
 	u64 j;
 
-	if (!dso || !dso->loaded || !dso->nr_buckets || addr < dso->bucket_base)
+	if (!dso || !dso_ready(dso) || !dso->nr_buckets || addr < dso->bucket_base)
 		return;
 	j = (addr - dso->bucket_base) >> dso->bucket_shift;
 	if (j + 1 >= dso->nr_buckets)

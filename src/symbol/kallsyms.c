@@ -87,6 +87,7 @@ struct kallsyms_prefetch {
 	struct ksym_file file;
 	int ok;			/* the file was read (set by the worker) */
 	atomic_int cancel;	/* set when the result is not wanted */
+	atomic_int done;	/* the worker has finished */
 };
 
 /* Splits "addr type name" in place; 0 on success. */
@@ -166,6 +167,7 @@ static void *prefetch_main(void *arg)
 	struct kallsyms_prefetch *kp = arg;
 
 	kp->ok = !ksym_file_read(kp->path, &kp->file, &kp->cancel);
+	atomic_store(&kp->done, 1);
 	return NULL;
 }
 
@@ -217,6 +219,11 @@ void kallsyms_prefetch(struct dso_table *t, struct dso *kernel)
 		return;
 	}
 	t->kallsyms_prefetch = kp;
+}
+
+int kallsyms_prefetch_done(const struct dso_table *t)
+{
+	return !t->kallsyms_prefetch || atomic_load(&t->kallsyms_prefetch->done);
 }
 
 void kallsyms_prefetch_stop(struct dso_table *t)

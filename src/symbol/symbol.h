@@ -28,6 +28,7 @@
 #include "../format/perf_data.h"
 #include "../util/arena.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 /* One function (or object) of a dso. */
@@ -66,6 +67,9 @@ struct dso {
 	const char *short_name;	/* what "Shared Object" shows */
 	enum dso_kind kind;
 	int loaded;		/* symbols were looked for (found or not) */
+	int ready;		/* dso_load() has finished: set (release) last,
+				   read with dso_ready() on any thread */
+	int load_requested;	/* dso_load_async() was called (its caller's) */
 	int adjust_symbols;	/* ELF symbols were moved to file offsets */
 	struct symbol *syms;	/* perf's tree in order (by start) */
 	u32 nr_syms;
@@ -124,6 +128,9 @@ struct dso_table {
 	struct dso *(*find_module)(void *ctx, const char *short_name, u64 *map_start);
 	void *module_ctx;
 	struct kallsyms_prefetch *kallsyms_prefetch;	/* kallsyms_prefetch() */
+	struct dso_loader *loader;	/* dso_load_async()'s thread, or NULL */
+	pthread_mutex_t load_lock;	/* held by the loader thread and
+					   dso_load_exclusive() while loading */
 };
 
 /* Initializes t; arena outlives it. */
@@ -148,6 +155,21 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
  * fills the modules) needs the caller to keep them apart.
  */
 void dso_load(struct dso_table *t, struct dso *dso);
+/* 1 when dso_load() has finished with the dso (acquire): its symbols may
+ * be looked up from any one thread.  NULL is ready. */
+int dso_ready(const struct dso *dso);
+/*
+ * Asks the loader thread (started on first use) to dso_load() the dso;
+ * once per dso until a KSYMBOL reload.  While loads are pending the
+ * caller must not load or change symbols itself: dso_loader_wait() first.
+ */
+void dso_load_async(struct dso_table *t, struct dso *dso);
+/* dso_load() while the loader thread may be loading something else. */
+void dso_load_exclusive(struct dso_table *t, struct dso *dso);
+/* Waits until the loader thread has no load pending. */
+void dso_loader_wait(struct dso_table *t);
+/* Stops the loader thread, after the loads queued (dso_table_exit()). */
+void dso_loader_stop(struct dso_table *t);
 /* The symbol perf 6.1 finds at addr (dso address space), loading first. */
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr);
 /* Brings into the cache what dso_find_symbol(dso, addr) will read, for a
@@ -244,6 +266,9 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 /* Starts reading the kallsyms file kallsyms_load() would pick now for
  * kernel (NULL: no build-id known) on a worker thread. */
 void kallsyms_prefetch(struct dso_table *t, struct dso *kernel);
+/* 1 when a kernel load would not wait for the prefetch (done, or none
+ * running); any thread. */
+int kallsyms_prefetch_done(const struct dso_table *t);
 /* Stops and frees an unused prefetch (dso_table_exit()). */
 void kallsyms_prefetch_stop(struct dso_table *t);
 /* The running kernel's build-id from /sys/kernel/notes; size or 0. */

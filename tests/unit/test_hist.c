@@ -1,0 +1,154 @@
+/*
+ * test_hist.c - cmocka tests for src/analysis/hist: adds applied late (a
+ * flat report parks samples whose DSO is still loading and adds them once
+ * it is loaded) give the histogram the adds made in order would: the same
+ * entries, each with its first sample's thread and address, in the order
+ * of their first samples.
+ *
+ * Samples are resolved by a session fed synthetic records (no symbols:
+ * entries are keyed by address); the in-order histogram is the reference.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/hist.h"
+
+#include "session/session.h"
+#include "session_records.h"
+
+#define RX 5	/* PROT_READ | PROT_EXEC */
+
+/* One sample: who and where. */
+struct smp {
+	s32 tid;
+	u64 ip;
+	int late;	/* parked: added after the others */
+};
+
+/* Resolves a user-mode sample of thread tid (pid 100) at ip. */
+static void resolve(s32 tid, u64 ip, struct addr_location *al)
+{
+	struct pd_header h = { PD_REC_SAMPLE, PD_MISC_USER, 8 };
+	struct pd_event ev = { .hdr = &h, .time = 1 };
+	struct pd_sample smp = {
+		.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID,
+		.pid = 100, .tid = (u32)tid, .ip = ip, .time = 1,
+	};
+
+	assert_int_equal(session_resolve_flags(s, &ev, &smp, SESSION_NO_SYMBOL, al), 0);
+}
+
+/* Builds a histogram of v[] sorted by sort_order: in order when parking
+ * is 0, else the late samples after all the others. */
+static void build(struct hists *h, struct hist_layout *lay, struct hist_strings *strs,
+		  const struct smp *v, int nr, int parking)
+{
+	struct hist_pending *p = calloc((size_t)nr, sizeof(*p));
+	const struct dso **dsos = calloc((size_t)nr, sizeof(*dsos));
+
+	hists_init(h, lay, strs);
+	for (int i = 0; i < nr; i++) {
+		struct addr_location al;
+
+		resolve(v[i].tid, v[i].ip, &al);
+		hists_prepare(h, &al, 0, 1, 0, &p[i]);
+		p[i].origin.seq = (u64)i;
+		dsos[i] = al.dso;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nr; i++) {
+			if ((parking && v[i].late) != pass)
+				continue;
+			p[i].late = pass;
+			hists_add_prepared(h, &p[i], NULL, 0, dsos[i]);
+		}
+	hists_finish(h, 0);
+	free(p);
+	free(dsos);
+}
+
+/* The two histograms of v[] (in order, with parking) match. */
+static void check_same(const char *sort_order, const struct smp *v, int nr)
+{
+	struct hist_layout lay;
+	struct hist_strings *strs = hist_strings_new();
+	struct hists ref, late;
+
+	assert_int_equal(hist_layout_parse(&lay, sort_order, NULL, 0, 0, 0), 0);
+	build(&ref, &lay, strs, v, nr, 0);
+	build(&late, &lay, strs, v, nr, 1);
+	assert_int_equal(ref.nr_entries, late.nr_entries);
+	for (u32 i = 0; i < ref.nr_entries; i++) {
+		const struct hist_entry *a = &ref.entries[i], *b = &late.entries[i];
+
+		assert_int_equal(a->period, b->period);
+		assert_int_equal(a->nr_samples, b->nr_samples);
+		assert_int_equal(a->addr, b->addr);
+		assert_int_equal(a->tid, b->tid);
+		assert_int_equal(a->comm, b->comm);
+		assert_int_equal(a->dso_name, b->dso_name);
+		assert_ptr_equal(ref.origins[i].thread, late.origins[i].thread);
+		assert_int_equal(ref.origins[i].seq, late.origins[i].seq);
+	}
+	for (u32 i = 0; i < ref.nr_sorted; i++)
+		assert_int_equal(ref.sorted[i] - ref.entries, late.sorted[i] - late.entries);
+	hists_release(&ref);
+	hists_release(&late);
+	hist_strings_free(strs);
+}
+
+static int setup_maps(void **state)
+{
+	setup(state);
+	comm(100, 100, "main");
+	comm(100, 101, "main");
+	mmap2(100, 100, 0x400000, 0x10000, 0, RX, "/bin/app", PD_MISC_USER);
+	mmap2(100, 100, 0x7f0000000000, 0x10000, 0, RX, "/lib/libbig.so", PD_MISC_USER);
+	return 0;
+}
+
+/* Entries of the loading DSO come out where their first samples were. */
+static void test_late_entries_keep_their_place(void **state)
+{
+	const struct smp v[] = {
+		{ 100, 0x7f0000000100, 1 }, { 100, 0x400100, 0 }, { 101, 0x7f0000000200, 1 },
+		{ 101, 0x400100, 0 }, { 100, 0x7f0000000100, 1 }, { 100, 0x400200, 0 },
+	};
+
+	(void)state;
+	check_same("comm,dso,sym", v, 6);
+	check_same("sym", v, 6);
+}
+
+/* A late sample that came first takes over the entry a later sample made:
+ * with --sort comm every sample reaches one entry, whose first sample (its
+ * thread and address) is a parked one. */
+static void test_late_sample_takes_over(void **state)
+{
+	const struct smp v[] = {
+		{ 101, 0x7f0000000300, 1 }, { 100, 0x400100, 0 }, { 100, 0x7f0000000100, 1 },
+	};
+
+	(void)state;
+	check_same("comm", v, 3);
+	check_same("pid", v, 3);
+	check_same("comm,dso", v, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_late_entries_keep_their_place, setup_maps,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_late_sample_takes_over, setup_maps, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
