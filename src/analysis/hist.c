@@ -527,6 +527,7 @@ void hists_release(struct hists *h)
 	free(h->origins);
 	free(h->index);
 	free(h->sorted);
+	free(h->late_entries);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -591,9 +592,18 @@ static void build_index(struct hists *h, u32 mask)
 	h->index_mask = mask;
 }
 
+/* Doubles the index, or makes it big enough for the entries. */
 static void grow_index(struct hists *h)
 {
-	build_index(h, h->index_mask ? h->index_mask * 2 + 1 : 4095);
+	u32 mask = 4095;
+
+	if (h->index) {
+		build_index(h, h->index_mask * 2 + 1);
+		return;
+	}
+	while ((u64)h->nr_entries * 2 > (u64)mask + 1)
+		mask = mask * 2 + 1;
+	build_index(h, mask);
 }
 
 _Static_assert(sizeof(struct hist_entry) == 64, "an entry is one cache line");
@@ -678,44 +688,78 @@ static int seq_entry_cmp(const void *pa, const void *pb)
 	return a->entry < b->entry ? -1 : a->entry > b->entry;
 }
 
-/* Late adds made or took over entries: puts the entries back in the order
+/*
+ * Late adds made or took over entries: puts the entries back in the order
  * their first samples came in (the entries one sample made, in the order
- * it made them), which is what ties in the output follow. */
+ * it made them), which is what ties in the output follow.  The others were
+ * made in that order already: the late ones, sorted, merge into them.
+ */
 static void restore_order(struct hists *h)
 {
-	u32 n = h->nr_entries, mask = 4095;
-	struct seq_entry *v = xmalloc((n ? n : 1) * sizeof(*v));
-	struct hist_entry *entries = aligned_alloc(64, (size_t)h->alloc_entries * sizeof(*entries));
-	struct hist_origin *origins = xmalloc((size_t)h->alloc_entries * sizeof(*origins));
-	u32 *roots = h->cc ? xcalloc(h->alloc_entries, sizeof(*roots)) : NULL;
+	u32 n = h->nr_entries, nr_late = 0, k = 0, j = 0;
+	u8 *mark = xcalloc(n ? n : 1, 1);	/* first: the late entries */
+	struct seq_entry *late = xmalloc((h->nr_late_entries + 1) * sizeof(*late));
+	u32 *order = xmalloc((n ? n : 1) * sizeof(*order));
 
-	if (!entries)
-		die("out of memory");
+	for (u32 i = 0; i < h->nr_late_entries; i++) {
+		u32 e = h->late_entries[i];
+
+		if (mark[e])
+			continue;
+		mark[e] = 1;
+		late[nr_late].seq = h->origins[e].seq;
+		late[nr_late++].entry = e;
+	}
+	qsort(late, nr_late, sizeof(*late), seq_entry_cmp);
 	for (u32 i = 0; i < n; i++) {
-		v[i].seq = h->origins[i].seq;
-		v[i].entry = i;
+		if (mark[i])
+			continue;
+		while (k < nr_late && seq_entry_cmp(&late[k], &(struct seq_entry){
+				h->origins[i].seq, i }) < 0)
+			order[j++] = late[k++].entry;
+		order[j++] = i;
 	}
-	qsort(v, n, sizeof(*v), seq_entry_cmp);
+	while (k < nr_late)
+		order[j++] = late[k++].entry;
+	/* in place, a cycle at a time (mark now says which places are done) */
+	memset(mark, 0, n);
 	for (u32 i = 0; i < n; i++) {
-		entries[i] = h->entries[v[i].entry];
-		origins[i] = h->origins[v[i].entry];
-		if (roots)
-			roots[i] = h->cc_roots[v[i].entry];
+		struct hist_entry e;
+		struct hist_origin o;
+		u32 root = 0, to = i;
+
+		if (mark[i] || order[i] == i)
+			continue;
+		e = h->entries[i];
+		o = h->origins[i];
+		if (h->cc)
+			root = h->cc_roots[i];
+		for (;;) {
+			u32 from = order[to];
+
+			mark[to] = 1;
+			if (from == i)
+				break;
+			h->entries[to] = h->entries[from];
+			h->origins[to] = h->origins[from];
+			if (h->cc)
+				h->cc_roots[to] = h->cc_roots[from];
+			to = from;
+		}
+		h->entries[to] = e;
+		h->origins[to] = o;
+		if (h->cc)
+			h->cc_roots[to] = root;
 	}
-	free(v);
-	free(h->entries);
-	free(h->origins);
-	h->entries = entries;
-	h->origins = origins;
-	if (roots) {
-		free(h->cc_roots);
-		h->cc_roots = roots;
-	}
-	while ((u64)n * 2 > (u64)mask + 1)
-		mask = mask * 2 + 1;
-	build_index(h, mask);
+	free(mark);
+	free(late);
+	free(order);
+	/* made again for the next add */
+	free(h->index);
+	h->index = NULL;
+	h->index_mask = 0;
 	h->last_entry = HIST_NO_ENTRY;
-	h->reordered = 0;
+	h->nr_late_entries = 0;
 }
 
 /* A late add reached entry n before the sample that made it: the entry
@@ -752,7 +796,13 @@ static int apply(struct hists *h, const struct hist_pending *p)
 	if (p->late && (created || p->origin.seq < h->origins[n].seq)) {
 		if (!created)
 			take_over(h, n, p);
-		h->reordered = 1;
+		if (h->nr_late_entries == h->alloc_late_entries) {
+			h->alloc_late_entries = h->alloc_late_entries ? 2 * h->alloc_late_entries
+								      : 1024;
+			h->late_entries = xrealloc(h->late_entries, h->alloc_late_entries *
+							    sizeof(*h->late_entries));
+		}
+		h->late_entries[h->nr_late_entries++] = n;
 	}
 	h->last_entry = n;
 	if (!p->chain) {
@@ -1713,7 +1763,7 @@ void hists_finish(struct hists *h, int dso_list_given)
 
 	while (h->queue_len)
 		apply_oldest(h);
-	if (h->reordered)
+	if (h->nr_late_entries)
 		restore_order(h);
 	collapse_comms(h);
 	/* the trees' sibling lists are built meanwhile: nothing below reads

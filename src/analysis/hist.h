@@ -171,7 +171,9 @@ struct hists {
 	u32 alloc_seen;		/* room in seen[] and chain_dsos[] */
 	int one_thread;		/* hists_finish() starts no thread */
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
-	int reordered;		/* a late add made or took over an entry */
+	u32 *late_entries;	/* entries late adds made or took over (a
+				   number may repeat) */
+	u32 nr_late_entries, alloc_late_entries;
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */
 	u32 *cc_roots;		/* entry -> root of its tree (0: none) */
