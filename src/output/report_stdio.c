@@ -12,6 +12,7 @@
 
 #include "../util/error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,6 +300,61 @@ static void print_row(struct line *l, const struct hists *h, const struct hist_e
 	put_mem(l, "\n", 1);
 }
 
+/* Rows [from, to) of h->sorted, those over the percent limit, for a
+ * flat report (no call graph). */
+struct row_span {
+	const struct hists *h;
+	const struct report_stdio_opts *o;
+	u64 total;
+	u32 from, to;
+	struct line line;	/* the rows formatted */
+};
+
+static void *format_rows(void *arg)
+{
+	struct row_span *rs = arg;
+	const struct hists *h = rs->h;
+
+	for (u32 i = rs->from; i < rs->to; i++) {
+		const struct hist_entry *e = h->sorted[i];
+		u64 period = h->lay->children ? e->acc_period : e->period;
+		float percent = rs->total ? period * 100.0 / rs->total : 0;
+
+		if (percent >= rs->o->min_percent)
+			print_row(&rs->line, h, e, rs->total);
+	}
+	return NULL;
+}
+
+/* Flat rows at or over this many are formatted in two halves at once. */
+#define PARALLEL_ROWS_MIN 16384
+
+/* A flat report's rows: big ones in two halves, the second formatted on
+ * another thread meanwhile (each row is a few cache misses). */
+static void print_flat_rows(FILE *out, const struct hists *h, const struct report_stdio_opts *o,
+			    u64 total)
+{
+	u32 n = h->nr_sorted, half = n / 2;
+	struct row_span first = { h, o, total, 0, n, { 0 } };
+	struct row_span second = { h, o, total, half, n, { 0 } };
+	pthread_t thread;
+	int threaded = 0;
+
+	if (n >= PARALLEL_ROWS_MIN && !h->one_thread) {
+		threaded = !pthread_create(&thread, NULL, format_rows, &second);
+		if (threaded)
+			first.to = half;
+	}
+	format_rows(&first);
+	fwrite(first.line.buf, 1, first.line.len, out);
+	free(first.line.buf);
+	if (threaded) {
+		pthread_join(thread, NULL);
+		fwrite(second.line.buf, 1, second.line.len, out);
+		free(second.line.buf);
+	}
+}
+
 void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 			const struct report_stdio_opts *o)
 {
@@ -318,14 +374,17 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 			(unsigned long long)total);
 		print_titles(out, h);
 	}
-	if (o->callgraph) {
-		/* perf's min_callchain_hits: of the period of all samples
-		   (of the shown ones with --percentage relative) */
-		cpo.param = o->callgraph;
-		cpo.total_period = h->total_period;
-		cpo.min_hit = (u64)(total * (o->callgraph->min_percent / 100));
-		cpo.skip_first = o->callgraph_skip_first;
+	if (!o->callgraph) {
+		print_flat_rows(out, h, o, total);
+		fputs("\n\n", out);
+		return;
 	}
+	/* perf's min_callchain_hits: of the period of all samples (of the
+	   shown ones with --percentage relative) */
+	cpo.param = o->callgraph;
+	cpo.total_period = h->total_period;
+	cpo.min_hit = (u64)(total * (o->callgraph->min_percent / 100));
+	cpo.skip_first = o->callgraph_skip_first;
 	for (u32 i = 0; i < h->nr_sorted; i++) {
 		const struct hist_entry *e = h->sorted[i];
 		u64 period = h->lay->children ? e->acc_period : e->period;
@@ -334,17 +393,10 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 		if (percent < o->min_percent)
 			continue;
 		print_row(&line, h, e, total);
-		if (o->callgraph) {
-			fwrite(line.buf, 1, line.len, out);
-			line.len = 0;
-			callchain_print(out, h->cc, h->cc_roots[e - h->entries], period, &cpo);
-		} else if (line.len >= 1 << 16) {
-			fwrite(line.buf, 1, line.len, out);
-			line.len = 0;
-		}
-	}
-	if (line.len)	/* no rows: the buffer was never allocated */
 		fwrite(line.buf, 1, line.len, out);
+		line.len = 0;
+		callchain_print(out, h->cc, h->cc_roots[e - h->entries], period, &cpo);
+	}
 	free(line.buf);
 	fputs("\n\n", out);
 }
