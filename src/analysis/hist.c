@@ -862,31 +862,41 @@ static int add(struct hists *h, const struct hist_pending *p)
 }
 
 void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
-		   u64 period, u8 filtered, struct hist_pending *p)
+		   u64 period, u8 filtered, struct hist_prepared *p)
 {
 	struct hist_strings *hs = h->strs;
 
-	memset(p, 0, sizeof(*p));
-	p->key.comm = comm_id(hs, al->comm, al->comm_epoch, &p->origin.comm_slot);
-	p->key.dso_name = al->dso ? dso_id(hs, al->dso) : 0;
-	p->key.tid = al->tid;
-	p->key.cpu = cpu;
-	p->key.sym = al->sym;
-	p->key.addr = al->addr;
-	p->key.level = al->level;
-	p->key.filtered = filtered;
-	p->key.period = period;
-	p->origin.thread = al->thread;
+	p->comm = comm_id(hs, al->comm, al->comm_epoch, &p->comm_slot);
+	p->dso_name = al->dso ? dso_id(hs, al->dso) : 0;
+	p->tid = al->tid;
+	p->cpu = cpu;
+	p->addr = al->addr;
+	p->level = al->level;
+	p->filtered = filtered;
+	p->period = period;
+	p->thread = al->thread;
+	p->seq = 0;
 }
 
-int hists_add_prepared(struct hists *h, const struct hist_pending *prepared,
-		       const struct symbol *sym, u8 filtered, const struct dso *dso)
+int hists_add_prepared(struct hists *h, const struct hist_prepared *prepared,
+		       const struct symbol *sym, u8 filtered, const struct dso *dso, int late)
 {
 	struct hist_pending *p = &h->cur;
 
-	*p = *prepared;
+	memset(p, 0, sizeof(*p));
+	p->key.comm = prepared->comm;
+	p->key.dso_name = prepared->dso_name;
+	p->key.tid = prepared->tid;
+	p->key.cpu = prepared->cpu;
 	p->key.sym = sym;
-	p->key.filtered |= filtered;
+	p->key.addr = prepared->addr;
+	p->key.level = prepared->level;
+	p->key.filtered = prepared->filtered | filtered;
+	p->key.period = prepared->period;
+	p->origin.thread = prepared->thread;
+	p->origin.comm_slot = prepared->comm_slot;
+	p->origin.seq = prepared->seq;
+	p->late = late;
 	p->key.hash = key_hash(h->lay->key_mask, &p->key);
 	seen_room(h, 1);
 	h->chain_dsos[0] = dso;
@@ -898,10 +908,10 @@ int hists_add_prepared(struct hists *h, const struct hist_pending *prepared,
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	      u64 period, u8 filtered)
 {
-	struct hist_pending p;
+	struct hist_prepared p;
 
 	hists_prepare(h, al, cpu, period, filtered, &p);
-	return hists_add_prepared(h, &p, al->sym, 0, al->dso);
+	return hists_add_prepared(h, &p, al->sym, 0, al->dso, 0);
 }
 
 u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso)

@@ -133,6 +133,22 @@ struct hist_origin {
 /* hists.last_entry when the last add reached no new entry. */
 #define HIST_NO_ENTRY 0xffffffffu
 
+/* A sample's add as hists_prepare() leaves it for the thread that owns the
+ * histogram: its key without the symbol, and its origin (compact, since
+ * a flat report hands one over per sample). */
+struct hist_prepared {
+	u64 period;
+	u64 addr;		/* hist_entry.addr */
+	u64 seq;		/* the sample's number (hist_origin.seq); the
+				   caller's to set */
+	const struct thread *thread;
+	u32 comm, comm_slot;	/* hist_entry.comm, hist_origin.comm_slot */
+	u32 dso_name;
+	s32 tid, cpu;
+	char level;
+	u8 filtered;
+};
+
 /* An add waiting in the queue. */
 struct hist_pending {
 	struct hist_entry key;	/* the entry's key; period: the sample's */
@@ -265,9 +281,10 @@ int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
  * h's entries.  The halves keep the order of the adds.
  */
 void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
-		   u64 period, u8 filtered, struct hist_pending *p);
-int hists_add_prepared(struct hists *h, const struct hist_pending *p,
-		       const struct symbol *sym, u8 filtered, const struct dso *dso);
+		   u64 period, u8 filtered, struct hist_prepared *p);
+/* late: see hist_pending.late (p->seq says where the sample belongs). */
+int hists_add_prepared(struct hists *h, const struct hist_prepared *p,
+		       const struct symbol *sym, u8 filtered, const struct dso *dso, int late);
 /* The string id of a DSO's name (0 for NULL), on the thread that prepares. */
 u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso);
 /* hists_add_chain() for a histogram with a symbol key, from the node's

@@ -677,17 +677,18 @@ static void setup_pager(void)
 enum { ITEM_SAMPLE, ITEM_NODE };
 
 struct item_sample {
-	u32 kind;		/* ITEM_SAMPLE */
-	u32 evsel_idx;		/* which histogram */
-	struct dso *dso;	/* look the symbol up here, at p.key.addr */
-	u64 ip;			/* the sample's address, for --symbols */
+	u8 kind;		/* ITEM_SAMPLE */
 	u8 has_map;
 	u8 kernel_unsure;	/* addr_location.kernel_unsure */
-	struct hist_pending p;	/* hists_prepare()d; p.origin.seq numbers it */
+	u8 late;		/* parked: applied after later samples */
+	u32 evsel_idx;		/* which histogram */
+	struct dso *dso;	/* look the symbol up here, at p.addr */
+	u64 ip;			/* the sample's address, for --symbols */
+	struct hist_prepared p;	/* hists_prepare()d; p.seq numbers it */
 };
 
 struct item_node {
-	u32 kind;		/* ITEM_NODE: a chain node of the last sample */
+	u8 kind;		/* ITEM_NODE: a chain node of the last sample */
 	u32 dso_name;		/* hist_dso_id() of dso */
 	struct dso *dso;	/* look the symbol up here, at addr */
 	u64 addr;		/* map-relative */
@@ -709,11 +710,11 @@ struct item_node {
 /* The dso and map-relative address an item looks its symbol up at. */
 static void item_lookup(const unsigned char *p, const struct dso **dso, u64 *addr)
 {
-	if (*(const u32 *)p == ITEM_SAMPLE) {
+	if (*p == ITEM_SAMPLE) {
 		const struct item_sample *it = (const void *)p;
 
 		*dso = it->dso;
-		*addr = it->p.key.addr;
+		*addr = it->p.addr;
 	} else {
 		const struct item_node *it = (const void *)p;
 
@@ -728,22 +729,22 @@ static void add_sample_item(struct report_ctx *ctx, const struct item_sample *it
 	const struct symbol *sym = NULL;
 	u8 filtered;
 
-	if (it->kernel_unsure && session_kernel_outside(it->dso, it->p.key.addr)) {
+	if (it->kernel_unsure && session_kernel_outside(it->dso, it->p.addr)) {
 		/* perf's shrunk kernel map does not reach it: no map */
 		struct item_sample none = *it;
 
 		none.dso = NULL;
 		none.has_map = 0;
 		none.kernel_unsure = 0;
-		none.p.key.dso_name = 0;
+		none.p.dso_name = 0;
 		add_sample_item(ctx, &none);
 		return;
 	}
 	if (it->dso)
-		sym = session_find_symbol(ctx->session, it->dso, it->p.key.addr);
+		sym = session_find_symbol(ctx->session, it->dso, it->p.addr);
 	filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym, it->has_map, it->ip);
 	ctx->pipe_hists = &ctx->hists[it->evsel_idx];
-	hists_add_prepared(ctx->pipe_hists, &it->p, sym, filtered, it->dso);
+	hists_add_prepared(ctx->pipe_hists, &it->p, sym, filtered, it->dso, it->late);
 }
 
 /*
@@ -779,7 +780,7 @@ static void park(struct report_ctx *ctx, const struct item_sample *it)
 		ctx->parked = xrealloc(ctx->parked, ctx->parked_room * sizeof(*ctx->parked));
 	}
 	ctx->parked[ctx->nr_parked] = *it;
-	ctx->parked[ctx->nr_parked++].p.late = 1;
+	ctx->parked[ctx->nr_parked++].late = 1;
 }
 
 /*
@@ -848,7 +849,7 @@ static void consume_items(void *arg, const void *items, size_t len)
 
 	while (p < end) {
 		v[n++] = p;
-		p += *(const u32 *)p == ITEM_SAMPLE ? ITEM_SIZE(struct item_sample)
+		p += *p == ITEM_SAMPLE ? ITEM_SIZE(struct item_sample)
 						    : ITEM_SIZE(struct item_node);
 	}
 	for (u32 i = 0; i < n; i++) {
@@ -864,7 +865,7 @@ static void consume_items(void *arg, const void *items, size_t len)
 			item_lookup(v[i + PREFETCH_NEAR], &pf_dso, &pf_addr);
 			session_prefetch_symbol(pf_dso, pf_addr, 1);
 		}
-		if (*(const u32 *)v[i] == ITEM_SAMPLE) {
+		if (*v[i] == ITEM_SAMPLE) {
 			const struct item_sample *it = (const void *)v[i];
 
 			if (ctx->park && must_park(ctx, it->dso))
@@ -1162,7 +1163,8 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		it->kernel_unsure = al.kernel_unsure;
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
 			      hist_filter_thread_dso(ctx->strs, &ctx->filters, &al), &it->p);
-		it->p.origin.seq = ctx->nr_prepared++;
+		it->late = 0;
+		it->p.seq = ctx->nr_prepared++;
 	} else if (hists_add(h, &al, (s32)sample.cpu, sample.period,
 			     hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip)) &&
 	    ctx->resolve_flags) {

@@ -50,7 +50,7 @@ static void resolve(s32 tid, u64 ip, struct addr_location *al)
 static void build(struct hists *h, struct hist_layout *lay, struct hist_strings *strs,
 		  const struct smp *v, int nr, int parking)
 {
-	struct hist_pending *p = calloc((size_t)nr, sizeof(*p));
+	struct hist_prepared *p = calloc((size_t)nr, sizeof(*p));
 	const struct dso **dsos = calloc((size_t)nr, sizeof(*dsos));
 
 	hists_init(h, lay, strs);
@@ -59,15 +59,14 @@ static void build(struct hists *h, struct hist_layout *lay, struct hist_strings 
 
 		resolve(v[i].tid, v[i].ip, &al);
 		hists_prepare(h, &al, 0, 1, 0, &p[i]);
-		p[i].origin.seq = (u64)i;
+		p[i].seq = (u64)i;
 		dsos[i] = al.dso;
 	}
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < nr; i++) {
 			if ((parking && v[i].late) != pass)
 				continue;
-			p[i].late = pass;
-			hists_add_prepared(h, &p[i], NULL, 0, dsos[i]);
+			hists_add_prepared(h, &p[i], NULL, 0, dsos[i], pass);
 		}
 	hists_finish(h, 0);
 	free(p);
