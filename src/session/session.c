@@ -45,6 +45,8 @@ struct map_array {
 	struct map **v;
 	u32 nr, alloc;
 	u32 refs;		/* struct maps pointing here */
+	struct map *last;	/* what array_find() found last, or NULL:
+				   cleared by every change */
 };
 
 /* The address space of one process (shared by its threads). */
@@ -177,12 +179,18 @@ static u32 array_lower(const struct map_array *a, u64 addr)
 	return lo;
 }
 
-static struct map *array_find(const struct map_array *a, u64 addr)
+/* The map holding addr (maps do not overlap): most lookups hit the one
+ * the last one found. */
+static struct map *array_find(struct map_array *a, u64 addr)
 {
-	u32 i = array_lower(a, addr);
+	struct map *m = a->last;
+	u32 i;
 
+	if (m && m->start <= addr && addr < m->end)
+		return m;
+	i = array_lower(a, addr);
 	if (i < a->nr && a->v[i]->start <= addr && addr < a->v[i]->end)
-		return a->v[i];
+		return a->last = a->v[i];
 	return NULL;
 }
 
@@ -196,6 +204,8 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 {
 	u32 first = array_lower(a, map->start), last = first, nr_new;
 	struct map *before = NULL, *after = NULL;
+
+	a->last = NULL;
 
 	while (last < a->nr && a->v[last]->start < map->end && map->start < map->end)
 		last++;
@@ -230,6 +240,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 
 static void array_remove(struct map_array *a, const struct map *map)
 {
+	a->last = NULL;
 	for (u32 i = array_lower(a, map->start); i < a->nr; i++)
 		if (a->v[i] == map) {
 			memmove(&a->v[i], &a->v[i + 1], (a->nr - i - 1) * sizeof(*a->v));
