@@ -19,6 +19,27 @@ set -o pipefail
 # both NAME FILE ARGS...: perf and prof with ARGS on FILE
 both() { report_both "report $1" "${@:2}"; }
 
+# both_symkey NAME FILE ARGS...: both, for a symbol key with no DSO key
+# before it.  perf's input tree then compares unresolved addresses by
+# address alone and the rest by DSO first; on a busy system-wide
+# recording its lookups can miss an entry it holds and print one key in
+# two rows, where prof prints their sum (KNOWN-DIFFERENCES.md, "Entries
+# perf's tree cannot find again").  Such a report is skipped.
+both_symkey()
+{
+	local name="report $1" file=$2
+
+	shift 2
+	if perf report --stdio -i "$file" "$@" 2>/dev/null |
+		awk '/^# Samples:/ { n++ } /^ +([0-9.]+%|\[)/ { print n, $0 }' |
+		sed -e 's/[0-9.]*%//g' -e 's/  */ /g' -e 's/ $//' |
+		sort | uniq -d | grep -q .; then
+		skip "$name" "perf split an entry its tree could not find again"
+		return
+	fi
+	report_both "$name" "$file" "$@"
+}
+
 
 
 # first_value FILE SORT [N]: the Nth key value of perf's report sorted by
@@ -85,13 +106,16 @@ files=(forks threads sys two)
 for f in "${files[@]}"; do
 	data=$TMP/$f.data
 	both "$f default" "$data"
-	for s in comm pid dso sym cpu dso,sym comm,dso sym,dso,comm pid,cpu cpu,comm,dso; do
+	for s in comm pid dso cpu dso,sym comm,dso pid,cpu cpu,comm,dso; do
 		both "$f --sort $s" "$data" --sort "$s"
+	done
+	for s in sym sym,dso,comm; do
+		both_symkey "$f --sort $s" "$data" --sort "$s"
 	done
 	both "$f -n" "$data" -n
 	both "$f --show-total-period" "$data" --show-total-period -n --sort comm,dso
 	both "$f -F overhead,sample,period,comm,dso" "$data" -F overhead,sample,period,comm,dso
-	both "$f -F sym,overhead" "$data" -F sym,overhead
+	both_symkey "$f -F sym,overhead" "$data" -F sym,overhead
 	both "$f -F +pid" "$data" -F +pid --sort dso
 	both "$f --sort sample,comm" "$data" --sort sample,comm
 	both "$f --percent-limit 2" "$data" --percent-limit 2
