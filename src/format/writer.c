@@ -40,7 +40,7 @@ static int pwrite_done(struct pw_file *w, const void *data, size_t size, u64 off
 	if (done)
 		*done = 0;
 	while (size) {
-		ssize_t n = pwrite(w->fd, p, size, (off_t)offset);
+		ssize_t n = w->pipe ? write(w->fd, p, size) : pwrite(w->fd, p, size, (off_t)offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -95,6 +95,11 @@ static int flush_data(struct pw_file *w)
 void pw_commit(struct pw_file *w)
 {
 	u64 at = w->data_size + w->buf_len;
+
+	if (w->pipe) {	/* a reader waits on the other end: send the round */
+		flush_data(w);
+		return;
+	}
 
 	if (w->failed || (w->nr_commits && w->commits[w->nr_commits - 1] == at))
 		return;
@@ -161,6 +166,65 @@ fail:
 	w->buf = NULL;
 	w->fd = -1;
 	return -1;
+}
+
+int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_event *evs, u32 nr)
+{
+	u64 head[2] = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+
+	memset(w, 0, sizeof(*w));
+	w->path = path;
+	w->fd = fd;
+	w->pipe = 1;
+	w->buf_cap = PW_BUF_SIZE;
+	w->buf = xmalloc(w->buf_cap);
+	pw_write(w, head, sizeof(head));
+	for (u32 i = 0; i < nr; i++) {
+		size_t size = 8 + PW_ATTR_SIZE + (size_t)evs[i].nr_ids * 8;
+		struct pd_header h = { PD_REC_HEADER_ATTR, 0, (u16)size };
+		struct pd_attr attr = evs[i].attr;
+
+		if (size > 0xffff) {
+			error("too many counters for pipe mode (%u ids on event '%s')",
+			      evs[i].nr_ids, evs[i].name);
+			free(w->buf);
+			w->buf = NULL;
+			return -1;
+		}
+		attr.size = PW_ATTR_SIZE;
+		pw_write(w, &h, sizeof(h));
+		pw_write(w, &attr, PW_ATTR_SIZE);
+		pw_write(w, evs[i].ids, (size_t)evs[i].nr_ids * 8);
+	}
+	return w->failed ? -1 : 0;
+}
+
+void pw_pipe_features(struct pw_file *w)
+{
+	static const u8 sent[] = {
+		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 21, 22, 25, 26, 31,
+	};
+	struct pd_header h = { PD_REC_HEADER_FEATURE, 0, 16 };
+	u64 feat = PD_FEAT_PIPE_END_61;
+
+	for (size_t i = 0; i < sizeof(sent); i++) {
+		unsigned f = sent[i];
+		u64 id = f;
+
+		if (!(w->features[f / 64] >> (f % 64) & 1))
+			continue;
+		if (16 + w->feat_size[f] > 0xffff) {
+			warning("feature %s is too large for pipe mode, left out", pd_feature_name(f));
+			continue;
+		}
+		h.size = (u16)(16 + w->feat_size[f]);
+		pw_write(w, &h, sizeof(h));
+		pw_write(w, &id, sizeof(id));
+		pw_write(w, w->feat_buf + w->feat_start[f], w->feat_size[f]);
+	}
+	h.size = 16;
+	pw_write(w, &h, sizeof(h));
+	pw_write(w, &feat, sizeof(feat));
 }
 
 int pw_write(struct pw_file *w, const void *data, size_t size)
@@ -743,6 +807,20 @@ int pw_close(struct pw_file *w)
 	if (w->fd < 0)
 		return -1;
 	flush_data(w);
+	if (w->pipe) {
+		ret = w->failed ? -1 : 0;
+		w->file_size = w->data_size;
+		if (close(w->fd) && !ret && errno != EINVAL)
+			ret = error("cannot write %s: %s", w->path, strerror(errno));
+		w->fd = -1;
+		free(w->buf);
+		free(w->feat_buf);
+		free(w->commits);
+		w->buf = NULL;
+		w->feat_buf = NULL;
+		w->commits = NULL;
+		return ret;
+	}
 	if (w->failed) {
 		/* keep the records up to the last boundary on disk; free the
 		 * space after it for the features */

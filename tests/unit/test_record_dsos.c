@@ -101,13 +101,13 @@ static int lists_exe(struct record_dsos *d)
 
 static void test_sample_in_map(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_true(lists_exe(d));
 
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	sample(d, PD_MISC_USER, 10, 0x2000);	/* just past the end */
 	sample(d, PD_MISC_USER, 11, 0x1800);	/* another process */
@@ -116,7 +116,7 @@ static void test_sample_in_map(void **state)
 
 static void test_fork_exec_exit(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 
 	/* the child inherits the map; the parent's exec drops only its own */
 	mmap2(d, 10, 0x1000, 0x1000, exe);
@@ -125,7 +125,7 @@ static void test_fork_exec_exit(void **state)
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_false(lists_exe(d));
 
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	task(d, PD_REC_FORK, 11, 10, 11);
 	exec_comm(d, 10);
@@ -133,14 +133,14 @@ static void test_fork_exec_exit(void **state)
 	assert_true(lists_exe(d));
 
 	/* a thread's fork and exit keep the maps; the process's exit drops them */
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	task(d, PD_REC_FORK, 10, 10, 12);
 	task(d, PD_REC_EXIT, 10, 10, 12);
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_true(lists_exe(d));
 
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	task(d, PD_REC_EXIT, 10, 1, 10);
 	sample(d, PD_MISC_USER, 10, 0x1800);
@@ -150,7 +150,7 @@ static void test_fork_exec_exit(void **state)
 /* Many processes: the tables grow and keep every entry. */
 static void test_many_processes(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 
 	mmap2(d, 1, 0x1000, 0x1000, exe);
 	for (u32 pid = 2; pid < 5000; pid++) {
@@ -166,7 +166,7 @@ static void test_many_processes(void **state)
 /* Names that are not files ([vdso], //anon) and kernel samples. */
 static void test_kernel_and_pseudo(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 	u8 bid[20];
 	size_t size;
 	u8 *p;
