@@ -399,15 +399,19 @@ static int read_threads(struct record *r)
 		if (r->pid_list) {
 			if (synth_process_threads(ids[i], &r->threads, &r->nr_threads,
 						  &r->cap_threads) < 0) {
+				int pid = (int)ids[i];
+
 				free(ids);
-				return error("process %d does not exist", (int)ids[i]);
+				return error("process %d does not exist", pid);
 			}
 			continue;
 		}
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)ids[i]);
 		if (access(path, F_OK)) {
+			int tid = (int)ids[i];
+
 			free(ids);
-			return error("thread %d does not exist", (int)ids[i]);
+			return error("thread %d does not exist", tid);
 		}
 		if (r->nr_threads == r->cap_threads) {
 			r->cap_threads = r->cap_threads ? r->cap_threads * 2 : 16;
@@ -989,6 +993,31 @@ static void print_summary(struct record *r)
 	fprintf(stderr, " ]\n");
 }
 
+/*
+ * Pipe mode: an EVENT_UPDATE record naming each event (type 2, its first
+ * id, the name NUL-padded as perf pads it), which readers that take names
+ * from the stream rather than from EVENT_DESC need, as perf writes them.
+ */
+static void write_event_names(struct record *r)
+{
+	for (int i = 0; i < r->nr_events; i++) {
+		const char *name = r->events[i].spec;
+		size_t len = strlen(name), padded = (len + 1 + 7) & ~(size_t)7;
+		u8 rec[40 + 256] = { 0 };
+		struct pd_header h = { PD_REC_EVENT_UPDATE, 0, (u16)(40 + padded) };
+		u64 kind = 2;
+
+		if (len > 200 || !r->events[i].nr_ids)
+			continue;
+		memcpy(rec, &h, sizeof(h));
+		memcpy(rec + 8, &kind, 8);
+		memcpy(rec + 16, &r->events[i].ids[0], 8);
+		memcpy(rec + 24, name, len);
+		pw_write(&r->out, rec, h.size);
+		r->nr_records++;
+	}
+}
+
 /* The COMPRESSED feature: version 0, zstd, level, ratio, ring mmap size. */
 static void add_compressed_feature(struct record *r)
 {
@@ -1149,6 +1178,7 @@ int cmd_record(int argc, char **argv)
 			add_compressed_feature(r);
 		pw_add_feature(&r->out, PD_FEAT_SAMPLE_TIME, (u64[2]){ 0, 0 }, 16);
 		pw_pipe_features(&r->out);
+		write_event_names(r);
 	} else {
 		keep_old_output(r->output);
 		if (pw_open(&r->out, r->output, wevs, (u32)r->nr_events))

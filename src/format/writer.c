@@ -202,7 +202,7 @@ int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_ev
 void pw_pipe_features(struct pw_file *w)
 {
 	static const u8 sent[] = {
-		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 21, 22, 25, 26, 31,
+		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 21, 22, 25, 26, 27, 31,
 	};
 	struct pd_header h = { PD_REC_HEADER_FEATURE, 0, 16 };
 	u64 feat = PD_FEAT_PIPE_END_61;

@@ -79,8 +79,8 @@ int pw_open(struct pw_file *w, const char *path, const struct pw_event *evs, u32
 int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_event *evs, u32 nr);
 
 /* Pipe mode: writes the features set so far that perf 6.1 sends in a pipe
- * (HOSTNAME..EVENT_DESC's neighbours: bits 3-14, 16, 21, 22, 25, 26 and
- * 31) as HEADER_FEATURE records, then perf 6.1's end marker. */
+ * (bits 3-14, 16, 21, 22, 25, 26, 27 and 31) as HEADER_FEATURE records,
+ * then perf 6.1's end marker. */
 void pw_pipe_features(struct pw_file *w);
 
 /* Appends size bytes of records to the data section.  Returns 0, or -1
