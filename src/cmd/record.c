@@ -9,7 +9,8 @@
  * enable_on_exec, so counting starts at exec and follows fork and
  * threads).  With -p/-t/-a/-C the counters open disabled, the state that
  * already exists is synthesized from /proc (record_synth), then they are
- * enabled; a command given too only times the recording.  System-wide, a
+ * enabled; a command given too only times the recording.  A FINISHED_INIT
+ * record ends the start-up state, as in perf's files.  System-wide, a
  * "dummy:HG" event carries the side-band records (MMAP, COMM, FORK...) and
  * is enabled at once, so maps made during synthesis are not missed, as in
  * perf.  Each CPU has one ring buffer, owned by its first counter; all the
@@ -148,6 +149,9 @@ struct record {
 	u64 bytes_raw, bytes_packed;	/* -z: ring bytes in, record bytes out */
 	u64 nr_records;		/* records written (as perf report counts events) */
 	u64 nr_samples, nr_wakeups, nr_lost_records, nr_lost_samples;
+	u64 nr_lost_in_ring;	/* the counts the LOST records give */
+	int live_status;	/* stderr is a terminal: show the status line */
+	double start_time, status_time;	/* of the recording, of the last status */
 	u64 first_time, last_time;	/* of the samples, for SAMPLE_TIME */
 	unsigned time_offset;	/* offset of the time in a sample record */
 	struct record_dsos *dsos;	/* which DSOs got samples */
@@ -761,6 +765,8 @@ static u64 drain_ring(struct record *r, struct ring *ring)
 			r->last_time = t;
 		} else if (h->type == PD_REC_LOST) {
 			r->nr_lost_records++;
+			if (h->size >= 24)
+				r->nr_lost_in_ring += pd_get64((const u8 *)h + 16);
 		}
 		r->nr_records++;
 		record_dsos_add(r->dsos, h);
@@ -961,6 +967,27 @@ static int choose_target(struct record *r, int have_command)
 	if (r->system_wide || r->cpu_list || !have_command)
 		r->target = TARGET_CPUS;
 	return 0;
+}
+
+/*
+ * The live status line on a terminal, at most twice a second: elapsed
+ * time, samples, MB written so far, samples lost.  done: erase it.
+ */
+static void show_status(struct record *r, int done)
+{
+	double now = now_seconds();
+
+	if (done) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	if (now - r->status_time < 0.5)
+		return;
+	r->status_time = now;
+	fprintf(stderr, "\r[ prof record: %.1f s, %llu samples, %.3f MB, %llu lost ]\033[K",
+		now - r->start_time, (unsigned long long)r->nr_samples,
+		(double)(r->out.data_size + r->out.buf_len) / 1024.0 / 1024.0,
+		(unsigned long long)r->nr_lost_in_ring);
 }
 
 /* The perf-style summary, and perf's warnings about lost data. */
@@ -1200,6 +1227,12 @@ int cmd_record(int argc, char **argv)
 	else if (r->target == TARGET_CPUS)
 		synth_all_threads(&synth);
 	synth_free(&synth);
+	{
+		struct pd_header init = { PD_REC_FINISHED_INIT, 0, sizeof(init) };
+
+		pw_write(&r->out, &init, sizeof(init));	/* the start-up state ends */
+		r->nr_records++;
+	}
 	pw_commit(&r->out);
 	if (r->target != TARGET_COMMAND)
 		for (int i = 0; i < r->nr_events; i++)
@@ -1216,8 +1249,10 @@ int cmd_record(int argc, char **argv)
 			error("cannot run '%s': %s", argv[0], strerror(exec_errno));
 		close(err_fd);
 	}
+	r->start_time = r->status_time = now_seconds();
 	if (r->duration)
-		deadline = now_seconds() + r->duration;
+		deadline = r->start_time + r->duration;
+	r->live_status = !r->quiet && isatty(STDERR_FILENO);
 
 	/* -p/-t: every counter of the first event, to see each thread end;
 	 * else the ring owners */
@@ -1249,6 +1284,8 @@ int cmd_record(int argc, char **argv)
 		if (r->target == TARGET_TASKS && !live)
 			break;	/* every target thread has exited */
 		wait_for_data(r, pfds, nfds, &live, &wait_mask, left);
+		if (r->live_status)
+			show_status(r, 0);
 	}
 	if (child > 0) {	/* stopped early: so is the command */
 		kill(child, SIGTERM);
@@ -1279,6 +1316,8 @@ int cmd_record(int argc, char **argv)
 	record_dsos_free(r->dsos);
 	if (pw_close(&r->out))
 		ret = 1;
+	if (r->live_status)
+		show_status(r, 1);
 	if (!r->quiet && !ret)	/* after a write error, the error says it */
 		print_summary(r);
 	release(r, wevs, pfds, cmdline);

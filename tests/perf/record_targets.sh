@@ -22,7 +22,8 @@
 # SIGINT ends -a with status 130 and a finished file; -m prints perf's
 # rounding note and rejects what perf rejects; a bad dwarf size is
 # refused; with samples lost, prof record's closing warnings carry the
-# counts perf report finds in the file.
+# counts perf report finds in the file; on a terminal a live status line
+# shows and is erased before the summary.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -296,4 +297,17 @@ else
 	else
 		not_ok "lost samples: warnings as perf report's" "perf: $want" "prof: $got"
 	fi
+fi
+
+# on a terminal: a live status line, erased before the summary
+if command -v script >/dev/null; then
+	script -qc "'$PROF' record -o '$TMP/tty.data' -- '$LOOP' 1.2" /dev/null >"$TMP/tty.out" 2>&1
+	if grep -Eq $'\r\\[ prof record: [0-9.]+ s, [0-9]+ samples, [0-9.]+ MB, [0-9]+ lost \\]\e\\[K' "$TMP/tty.out" &&
+		grep -q $'\r\e\\[K\\[ prof record: Woken up' "$TMP/tty.out"; then
+		ok "live status line on a terminal"
+	else
+		not_ok "live status line on a terminal" "$(cat -A "$TMP/tty.out" | head -3)"
+	fi
+else
+	skip "live status line on a terminal" "needs script(1)"
 fi
