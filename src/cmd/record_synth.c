@@ -109,11 +109,14 @@ void synth_free(struct synth *s)
 
 /* The addresses of _text and _etext from /proc/kallsyms, read in chunks
  * until both are found. */
-static void kernel_text(u64 *text, u64 *etext)
+static void kernel_text(const struct synth *s, u64 *text, u64 *etext)
 {
-	char chunk[65536 + 1];
+	char chunk[65536 + 1], path[SYNTH_PATH_MAX];
 	size_t have = 0;
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", s->root ? s->root : "");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	*text = *etext = 0;
 	if (fd < 0)
@@ -146,82 +149,112 @@ static void kernel_text(u64 *text, u64 *etext)
 	close(fd);
 }
 
-/* Finds NAME.ko* under dir (recursively); '-' and '_' match each other,
+/* A module of /proc/modules. */
+struct module {
+	char name[64];
+	unsigned long long addr, size;
+	char *path;		/* its .ko file, or NULL */
+};
+
+/* Whether file is NAME.ko[.xz|.zst|.gz]; '-' and '_' match each other,
  * as module names and file names differ in them. */
-static int find_module(const char *dir, const char *name, char *out, size_t size, int depth)
+static int module_file(const char *file, const char *name)
+{
+	for (; *file && *name; file++, name++)
+		if (*file != *name && !((*file == '-' || *file == '_') && (*name == '-' || *name == '_')))
+			return 0;
+	return !*name && !strncmp(file, ".ko", 3);
+}
+
+/* One walk of dir (recursively) gives each module its file. */
+static void find_modules(const char *dir, struct module *mods, int nr, int depth)
 {
 	DIR *d = depth < 8 ? opendir(dir) : NULL;
 	struct dirent *de;
-	int found = 0;
 
 	if (!d)
-		return 0;
-	while (!found && (de = readdir(d))) {
+		return;
+	while ((de = readdir(d))) {
 		char path[SYNTH_PATH_MAX];
-		const char *a = de->d_name, *b = name;
 
-		if (de->d_name[0] == '.')
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
 			continue;
 		if (de->d_type == DT_DIR) {
-			found = find_module(path, name, out, size, depth + 1);
+			find_modules(path, mods, nr, depth + 1);
 			continue;
 		}
-		for (; *a && *b; a++, b++)
-			if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
-				break;
-		if (!*b && !strncmp(a, ".ko", 3)) {
-			snprintf(out, size, "%s", path);
-			found = 1;
-		}
+		if (!strstr(de->d_name, ".ko"))
+			continue;
+		for (int i = 0; i < nr; i++)
+			if (!mods[i].path && module_file(de->d_name, mods[i].name))
+				mods[i].path = xstrdup(path);
 	}
 	closedir(d);
-	return found;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct module *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* An MMAP with kernel misc for pid -1: the kernel or a module. */
+static void emit_kernel_mmap(struct synth *s, u64 start, u64 len, u64 pgoff, const char *name)
+{
+	struct rec r;
+	size_t n = strlen(name);
+
+	begin(&r, PD_REC_MMAP, PD_MISC_KERNEL);
+	put32(&r, (u32)-1);
+	put32(&r, 0);
+	put64(&r, start);
+	put64(&r, len);
+	put64(&r, pgoff);
+	put_name(&r, name, n < SYNTH_PATH_MAX ? n : SYNTH_PATH_MAX - 1);
+	finish(s, &r);
 }
 
 void synth_kernel_maps(struct synth *s)
 {
-	static const char kname[] = "[kernel.kallsyms]_text";
-	char dir[300];
+	char path[SYNTH_PATH_MAX], *line, *next;
+	struct module *mods = NULL;
+	int nr = 0, cap = 0;
 	struct utsname u;
-	struct rec r;
 	u64 text, etext;
-	char *line, *next;
 
-	kernel_text(&text, &etext);
-	begin(&r, PD_REC_MMAP, PD_MISC_KERNEL);
-	put32(&r, (u32)-1);
-	put32(&r, 0);
-	put64(&r, text);
-	put64(&r, etext > text ? etext - text : 0);
-	put64(&r, text);
-	put_name(&r, kname, sizeof(kname) - 1);
-	finish(s, &r);
+	kernel_text(s, &text, &etext);
+	emit_kernel_mmap(s, text, etext > text ? etext - text : 0, text, "[kernel.kallsyms]_text");
 
 	/* "name size refcount deps state 0xaddr", one module a line */
-	if (read_whole(s, "/proc/modules") <= 0 || uname(&u))
+	snprintf(path, sizeof(path), "%s/proc/modules", s->root ? s->root : "");
+	if (read_whole(s, path) <= 0 || uname(&u))
 		return;
-	snprintf(dir, sizeof(dir), "/lib/modules/%s", u.release);
 	for (line = s->buf; *line; line = next) {
-		char name[256], path[SYNTH_PATH_MAX];
-		unsigned long long size, addr;
+		struct module m = { 0 };
 
 		next = strchr(line, '\n');
 		next = next ? next + 1 : line + strlen(line);
-		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &addr) != 3)
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", m.name, &m.size, &m.addr) != 3)
 			continue;
-		if (!find_module(dir, name, path, sizeof(path), 0))
-			snprintf(path, sizeof(path), "[%s]", name);
-		begin(&r, PD_REC_MMAP, PD_MISC_KERNEL);
-		put32(&r, (u32)-1);
-		put32(&r, 0);
-		put64(&r, addr);
-		put64(&r, size);
-		put64(&r, 0);
-		put_name(&r, path, strlen(path));
-		finish(s, &r);
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 64;
+			mods = xrealloc(mods, (size_t)cap * sizeof(*mods));
+		}
+		mods[nr++] = m;
 	}
+	snprintf(path, sizeof(path), "%s/lib/modules/%s", s->root ? s->root : "", u.release);
+	if (nr)
+		find_modules(path, mods, nr, 0);
+	qsort(mods, (size_t)nr, sizeof(*mods), by_address);	/* perf's map order */
+	for (int i = 0; i < nr; i++) {
+		if (!mods[i].path)
+			snprintf(path, sizeof(path), "[%s]", mods[i].name);
+		emit_kernel_mmap(s, mods[i].addr, mods[i].size, 0, mods[i].path ? mods[i].path : path);
+		free(mods[i].path);
+	}
+	free(mods);
 }
 
 /* ---- threads --------------------------------------------------------- */

@@ -35,6 +35,8 @@ struct synth {
 	void *arg;
 	u16 trailer_size;	/* zero sample_id bytes after each record */
 	int mmap_data;		/* also readable non-executable maps */
+	const char *root;	/* kernel maps: read ROOT/proc/{kallsyms,modules}
+				   and ROOT/lib/modules (NULL: "/"), for tests */
 	char *buf;		/* the /proc file being parsed */
 	size_t cap;
 };
