@@ -951,8 +951,8 @@ static void release(struct record *r, struct pw_event *wevs, struct pollfd *pfds
 }
 
 /* Picks the target from the options, with perf's precedence: -p/-t over
- * -a/-C; no command and no target means -a.  Returns 0, or -1. */
-static int choose_target(struct record *r, int have_command)
+ * -a/-C.  Returns 0, or -1. */
+static int choose_target(struct record *r)
 {
 	if (r->pid_list && r->tid_list)
 		return error("-p and -t cannot be used together");
@@ -964,7 +964,7 @@ static int choose_target(struct record *r, int have_command)
 		r->target = TARGET_TASKS;
 		return read_threads(r);
 	}
-	if (r->system_wide || r->cpu_list || !have_command)
+	if (r->system_wide || r->cpu_list)
 		r->target = TARGET_CPUS;
 	return 0;
 }
@@ -1149,7 +1149,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (default_event)	/* perf marks only -e events so */
 		r->events[0].attr.flags &= ~(1ULL << PD_ATTR_EXCLUDE_GUEST);
-	if (choose_target(r, argc_left > 0) || read_cpus(r)) {
+	/* perf would go system-wide; prof wants -a said */
+	if (!argc_left && !r->pid_list && !r->tid_list && !r->system_wide && !r->cpu_list)
+		opt_usage_error(record_usage, opts, "a command to run or a target (-p, -t, -a, -C) is required");
+	if (choose_target(r) || read_cpus(r)) {
 		release(r, NULL, NULL, cmdline);
 		return 1;
 	}
