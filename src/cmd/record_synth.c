@@ -327,6 +327,30 @@ static void emit_fork(struct synth *s, pid_t tid, const struct thread_status *st
 	finish(s, &r);
 }
 
+/* The first hugetlbfs mount point, from /proc/mounts, into s->hugetlbfs
+ * (looked up once per synth). */
+static void find_hugetlbfs(struct synth *s)
+{
+	char *line, *next;
+
+	if (s->hugetlbfs_known)
+		return;
+	s->hugetlbfs_known = 1;
+	if (read_whole(s, "/proc/mounts") <= 0)
+		return;
+	for (line = s->buf; *line; line = next) {
+		char dir[sizeof(s->hugetlbfs)], type[32];
+
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (sscanf(line, "%*s %255s %31s", dir, type) == 2 && !strcmp(type, "hugetlbfs")) {
+			snprintf(s->hugetlbfs, sizeof(s->hugetlbfs), "%s", dir);
+			s->hugetlbfs_len = strlen(s->hugetlbfs);
+			return;
+		}
+	}
+}
+
 /* Parses one maps line ("start-end perms pgoff maj:min ino   path") into
  * an MMAP2 for pid and emits it when perf would. */
 static void emit_map_line(struct synth *s, pid_t pid, char *line)
@@ -358,6 +382,10 @@ static void emit_map_line(struct synth *s, pid_t pid, char *line)
 	}
 	if (!*path)
 		path = "//anon";
+	if (s->hugetlbfs_len && !strncmp(path, s->hugetlbfs, s->hugetlbfs_len)) {
+		path = "//anon";	/* as perf names huge page files */
+		flags |= MAP_HUGETLB;
+	}
 	n = strlen(path);
 	if (n >= SYNTH_PATH_MAX)
 		n = SYNTH_PATH_MAX - 1;
@@ -411,6 +439,7 @@ static pid_t synth_one(struct synth *s, pid_t tid)
 
 void synth_thread_list(struct synth *s, const pid_t *tids, int nr)
 {
+	find_hugetlbfs(s);
 	for (int i = 0; i < nr; i++) {
 		pid_t tgid = synth_one(s, tids[i]);
 		int listed = 0;
@@ -445,6 +474,7 @@ void synth_all_threads(struct synth *s)
 		warning("cannot read /proc: %s", strerror(errno));
 		return;
 	}
+	find_hugetlbfs(s);
 	while ((de = readdir(proc))) {
 		char path[64];
 		struct dirent *te;

@@ -15,7 +15,8 @@
  *
  * MMAP2s come from /proc/PID/task/PID/maps: every executable map, and with
  * mmap_data (dwarf call graphs) every readable one too (misc MMAP_DATA);
- * a map with no name is "//anon".  Every record ends with trailer_size
+ * a map with no name, or a file on hugetlbfs, is "//anon" (the latter with
+ * MAP_HUGETLB in its flags).  Every record ends with trailer_size
  * zero bytes (a sample_id with time 0), as perf's synthesized records do.
  * Threads that vanish while being read are skipped.  Each /proc file is
  * read with one read() into a buffer reused for the whole run, and lines
@@ -39,6 +40,9 @@ struct synth {
 				   and ROOT/lib/modules (NULL: "/"), for tests */
 	char *buf;		/* the /proc file being parsed */
 	size_t cap;
+	char hugetlbfs[256];	/* its mount point ("" for none), found once */
+	size_t hugetlbfs_len;
+	int hugetlbfs_known;
 };
 
 /* The kernel MMAP and one MMAP per kernel module. */
