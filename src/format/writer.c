@@ -10,8 +10,10 @@
  *
  * After a failed write (a full disk) pw_close() still leaves a readable
  * file: the data is cut back to w->safe, which frees the space after it,
- * then the features go there, or, if even they do not fit, are left out;
- * the header, which needs no new space, is rewritten either way.
+ * then the features go there, or, if they do not fit, COMPRESSED alone
+ * (without it compressed data cannot be read), or none; the header, which
+ * needs no new space, is rewritten either way.  Only the first write error
+ * is printed.
  */
 #include "writer.h"
 #include "../util/error.h"
@@ -45,10 +47,10 @@ static int pwrite_done(struct pw_file *w, const void *data, size_t size, u64 off
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			if (!w->failed)
+			if (!w->reported)
 				error("cannot write %s: %s", w->path,
 				      n < 0 ? strerror(errno) : "short write");
-			w->failed = 1;
+			w->failed = w->reported = 1;
 			return -1;
 		}
 		p += n;
@@ -797,42 +799,15 @@ void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 	pw_add_feature(w, PD_FEAT_PMU_CAPS, &zero, sizeof(zero));
 }
 
-int pw_close(struct pw_file *w)
+/* Writes the feature table and payloads after the data; 0, or -1 when
+ * a write failed (w->failed is then set). */
+static int write_features(struct pw_file *w)
 {
-	u64 table_off, payload_off;
-	u64 entry[2];
+	u64 table_off = w->data_offset + w->data_size, payload_off, entry[2];
 	unsigned nr = 0;
-	int ret, data_failed = 0;
 
-	if (w->fd < 0)
-		return -1;
-	flush_data(w);
-	if (w->pipe) {
-		ret = w->failed ? -1 : 0;
-		w->file_size = w->data_size;
-		if (close(w->fd) && !ret && errno != EINVAL)
-			ret = error("cannot write %s: %s", w->path, strerror(errno));
-		w->fd = -1;
-		free(w->buf);
-		free(w->feat_buf);
-		free(w->commits);
-		w->buf = NULL;
-		w->feat_buf = NULL;
-		w->commits = NULL;
-		return ret;
-	}
-	if (w->failed) {
-		/* keep the records up to the last boundary on disk; free the
-		 * space after it for the features */
-		w->data_size = w->safe;
-		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
-			w->features[0] = w->features[1] = w->features[2] = w->features[3] = 0;
-		data_failed = 1;
-		w->failed = 0;
-	}
 	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++)
 		nr += (unsigned)(w->features[f / 64] >> (f % 64) & 1);
-	table_off = w->data_offset + w->data_size;
 	payload_off = table_off + (u64)nr * 16;
 	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++) {
 		if (!(w->features[f / 64] >> (f % 64) & 1))
@@ -845,11 +820,59 @@ int pw_close(struct pw_file *w)
 		payload_off += w->feat_size[f];
 	}
 	w->file_size = payload_off;
-	if (w->failed) {	/* no room for the features: leave them out */
+	return w->failed ? -1 : 0;
+}
+
+static void free_buffers(struct pw_file *w)
+{
+	free(w->buf);
+	free(w->feat_buf);
+	free(w->commits);
+	w->buf = NULL;
+	w->feat_buf = NULL;
+	w->commits = NULL;
+}
+
+int pw_close(struct pw_file *w)
+{
+	int ret, data_failed = 0;
+
+	if (w->fd < 0)
+		return -1;
+	flush_data(w);
+	if (w->pipe) {
+		ret = w->failed ? -1 : 0;
+		w->file_size = w->data_size;
+		if (close(w->fd) && !ret && errno != EINVAL)
+			ret = error("cannot write %s: %s", w->path, strerror(errno));
+		w->fd = -1;
+		free_buffers(w);
+		return ret;
+	}
+	if (w->failed) {
+		/* keep the records up to the last boundary on disk; free the
+		 * space after it for the features */
+		w->data_size = w->safe;
+		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
+			w->features[0] = w->features[1] = w->features[2] = w->features[3] = 0;
+		data_failed = 1;
+		w->failed = 0;
+	}
+	if (write_features(w)) {
+		/* no room for them all: COMPRESSED alone, without which the
+		 * data cannot be read, else none */
+		u64 compressed = w->features[PD_FEAT_COMPRESSED / 64] &
+				 1ULL << (PD_FEAT_COMPRESSED % 64);
+
 		memset(w->features, 0, sizeof(w->features));
-		w->file_size = w->data_offset + w->data_size;
-		if (ftruncate(w->fd, (off_t)w->file_size))
-			data_failed = 1;
+		w->features[PD_FEAT_COMPRESSED / 64] = compressed;
+		w->failed = 0;
+		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)) || write_features(w)) {
+			memset(w->features, 0, sizeof(w->features));
+			w->file_size = w->data_offset + w->data_size;
+			if (ftruncate(w->fd, (off_t)w->file_size))
+				data_failed = 1;	/* the header still bounds the data */
+		}
 		w->failed = 0;
 		data_failed = 1;
 	}
@@ -858,11 +881,6 @@ int pw_close(struct pw_file *w)
 	if (close(w->fd) && !ret)
 		ret = error("cannot write %s: %s", w->path, strerror(errno));
 	w->fd = -1;
-	free(w->buf);
-	free(w->feat_buf);
-	free(w->commits);
-	w->buf = NULL;
-	w->feat_buf = NULL;
-	w->commits = NULL;
+	free_buffers(w);
 	return ret;
 }

@@ -27,8 +27,9 @@
  * so appending costs a memcpy.  Write errors are sticky: the first one is
  * reported, later writes are dropped, and pw_close() returns -1 but still
  * finishes the file with the records up to the last pw_commit() point that
- * reached the disk.  Feature payloads are kept in memory until pw_close();
- * each bit may be set once.
+ * reached the disk, then the features if they fit, else COMPRESSED alone
+ * (the data cannot be read without it), else none.  Feature payloads are
+ * kept in memory until pw_close(); each bit may be set once.
  */
 #ifndef PROF_FORMAT_WRITER_H
 #define PROF_FORMAT_WRITER_H
@@ -53,6 +54,7 @@ struct pw_file {
 	int fd;
 	int pipe;		/* pipe mode: sequential writes, no sections */
 	int failed;		/* a write failed: drop everything after */
+	int reported;		/* a write error was printed: print no more */
 	u8 *buf;		/* pending data-section bytes */
 	size_t buf_len, buf_cap;
 	u64 data_offset;	/* file offset of the data section */

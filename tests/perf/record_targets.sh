@@ -23,7 +23,8 @@
 # rounding note and rejects what perf rejects; a bad dwarf size is
 # refused; with samples lost, prof record's closing warnings carry the
 # counts perf report finds in the file; on a terminal a live status line
-# shows and is erased before the summary.
+# shows and is erased before the summary; a closed pipe stops the
+# recording with one error; -z on a full disk leaves a file perf reads.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -310,4 +311,36 @@ if command -v script >/dev/null; then
 	fi
 else
 	skip "live status line on a terminal" "needs script(1)"
+fi
+
+# a reader that goes away: one error line, status 1, the command stopped
+start=$SECONDS
+{ "$PROF" record -o - -e cpu-clock -- "$LOOP" 5 2>"$TMP/epipe.err"; echo $? >"$TMP/epipe.rc"; } | head -c 100 >/dev/null
+rc=$(cat "$TMP/epipe.rc")
+if [ "$rc" -eq 1 ] && [ $((SECONDS - start)) -lt 3 ] && [ "$(grep -c . "$TMP/epipe.err")" -eq 1 ] &&
+	grep -q 'Broken pipe' "$TMP/epipe.err"; then
+	ok "-o - into a closed pipe: one error, status 1, stops at once"
+else
+	not_ok "-o - into a closed pipe: one error, status 1, stops at once" "status $rc" "$(cat "$TMP/epipe.err")"
+fi
+
+# a full disk with -z: the compressed stream is cut at a record boundary
+# and still decompresses
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=40k tmpfs "$TMP/small" 2>/dev/null; then
+	"$PROF" record -z -g -F 20000 -e cpu-clock -o "$TMP/small/full.data" -- sh -c \
+		"for i in 1 2 3 4 5 6 7 8; do '$LOOP' 0.1; done" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q 'No space left on device' "$TMP/err" &&
+		perf report --stdio -i "$TMP/small/full.data" >/dev/null 2>"$TMP/err2" && [ ! -s "$TMP/err2" ]; then
+		ok "-z on a full disk: a file perf decompresses"
+	else
+		not_ok "-z on a full disk: a file perf decompresses" "status $rc" "$(cat "$TMP/err" "$TMP/err2" | head -5)"
+	fi
+	compare "-z on a full disk: perf report and prof report agree" \
+		"tipless perf report --stdio -i '$TMP/small/full.data' 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$TMP/small/full.data'"
+	umount "$TMP/small"
+else
+	skip "-z on a full disk: a file perf decompresses" "needs root to mount a small tmpfs"
+	skip "-z on a full disk: perf report and prof report agree" "needs root to mount a small tmpfs"
 fi
