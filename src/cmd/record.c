@@ -1090,7 +1090,8 @@ int cmd_record(int argc, char **argv)
 	struct pollfd *pfds = NULL;
 	int go_fd = -1, err_fd = -1, status = 0, exec_errno = 0, killed_by = 0, ret = 0;
 	char **cmdline = xcalloc((size_t)argc + 2, sizeof(char *));	/* "prof", argv */
-	int default_event = 0, nfds = 0, live = 0, timed_out = 0, exclude_kernel = 1;
+	int default_event = 0, nfds = 0, live = 0, exclude_kernel = 1;
+	int timed_out = 0;	/* --duration passed, or the -p/-t targets are gone */
 	double deadline = 0;
 	struct synth synth = { 0 };
 	size_t build_ids_size;
@@ -1284,8 +1285,10 @@ int cmd_record(int argc, char **argv)
 		}
 		if (stop_signal || r->out.failed || timed_out)	/* a full disk stops as perf does */
 			break;
-		if (r->target == TARGET_TASKS && !live)
-			break;	/* every target thread has exited */
+		if (r->target == TARGET_TASKS && !live) {
+			timed_out = 1;	/* every target thread has exited: done */
+			break;
+		}
 		wait_for_data(r, pfds, nfds, &live, &wait_mask, left);
 		if (r->live_status)
 			show_status(r, 0);
@@ -1328,7 +1331,7 @@ int cmd_record(int argc, char **argv)
 		return 255;
 	if (ret)
 		return ret;
-	if (timed_out)
+	if (timed_out)	/* the recording is over; a command still running was stopped */
 		return 0;
 	if (argc_left && WIFSIGNALED(status))
 		killed_by = WTERMSIG(status);

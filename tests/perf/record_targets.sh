@@ -224,6 +224,17 @@ else
 	not_ok "-p stops when the process exits" "status $rc"
 fi
 wait $bg 2>/dev/null
+"$LOOP" 0.3 &
+bg=$!
+start=$SECONDS
+timeout 10 "$PROF" record -q -o "$TMP/self.data" -p $bg -- sleep 8
+rc=$?
+if [ $rc -eq 0 ] && [ $((SECONDS - start)) -lt 5 ]; then
+	ok "-p PID -- sleep: ends, with status 0, when the process exits first"
+else
+	not_ok "-p PID -- sleep: ends, with status 0, when the process exits first" "status $rc"
+fi
+wait $bg 2>/dev/null
 
 # a dead pid or tid: one error line naming it, status 1
 true &
