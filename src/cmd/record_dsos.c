@@ -42,6 +42,7 @@ struct record_dsos {
 	struct rproc *procs;
 	u32 procs_cap, procs_used;	/* used counts deleted slots too */
 	int kernel_hit;
+	unsigned ip_offset;	/* of the ip in a sample: 8, or 16 after an IDENTIFIER */
 };
 
 static u32 hash_str(const char *s)
@@ -58,10 +59,11 @@ static u32 hash_pid(u32 pid)
 	return pid * 2654435761u;
 }
 
-struct record_dsos *record_dsos_new(void)
+struct record_dsos *record_dsos_new(int id_first)
 {
 	struct record_dsos *d = xcalloc(1, sizeof(*d));
 
+	d->ip_offset = id_first ? 16 : 8;
 	d->paths_cap = 256;
 	d->paths_hash = xcalloc(d->paths_cap, sizeof(u32));
 	d->procs_cap = 256;
@@ -179,7 +181,7 @@ static void on_mmap2(struct record_dsos *d, const u8 *r, size_t size)
 	char path[4096];
 	size_t n;
 
-	if (size <= 72)
+	if (size <= 72 || (((const struct pd_header *)r)->misc & PD_MISC_MMAP_DATA))
 		return;
 	n = strnlen((const char *)r + 72, size - 72);
 	if (n == size - 72 || n >= sizeof(path) || r[72] != '/')
@@ -202,6 +204,8 @@ static void on_fork(struct record_dsos *d, const u8 *r, size_t size)
 		return;	/* a thread: it shares the maps */
 	child = get_proc(d, pid);	/* may move the table: look the parent up after */
 	child->nr = 0;
+	if (((const struct pd_header *)r)->misc & PD_MISC_MMAP_DATA)
+		return;	/* FORK_EXEC: synthesized, its own maps follow */
 	parent = find_proc(d, ppid);
 	for (u32 i = 0; parent && i < parent->nr; i++)
 		add_map(child, parent->maps[i].start, parent->maps[i].end, parent->maps[i].dso);
@@ -229,10 +233,10 @@ static void on_sample(struct record_dsos *d, const struct pd_header *h, const u8
 		d->kernel_hit = 1;
 		return;
 	}
-	if ((h->misc & PD_MISC_CPUMODE_MASK) != PD_MISC_USER || h->size < 24)
+	if ((h->misc & PD_MISC_CPUMODE_MASK) != PD_MISC_USER || h->size < d->ip_offset + 16)
 		return;
-	ip = pd_get64(r + 8);
-	p = find_proc(d, pd_get32(r + 16));
+	ip = pd_get64(r + d->ip_offset);
+	p = find_proc(d, pd_get32(r + d->ip_offset + 8));
 	for (u32 i = p ? p->nr : 0; i-- > 0; ) {
 		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
 			d->dsos[p->maps[i].dso].hit = 1;

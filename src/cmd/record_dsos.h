@@ -5,9 +5,12 @@
  *
  * It follows each process's executable maps: MMAP2 adds one, FORK of a new
  * process copies the parent's, an exec (COMM with COMM_EXEC) clears them,
- * the EXIT of a process drops them.  A user-mode sample marks the DSO of
+ * the EXIT of a process drops them; a synthesized FORK (misc FORK_EXEC)
+ * starts the process with no maps, as its own MMAP2s follow, and data maps
+ * (misc MMAP_DATA) are not followed.  A user-mode sample marks the DSO of
  * the newest map of its process that holds its ip; a kernel-mode sample
- * marks the kernel.  Samples must have IP and TID first (no IDENTIFIER).
+ * marks the kernel.  Samples must have IP then TID, after an IDENTIFIER
+ * or not.
  */
 #ifndef PROF_CMD_RECORD_DSOS_H
 #define PROF_CMD_RECORD_DSOS_H
@@ -18,7 +21,8 @@
 
 struct record_dsos;
 
-struct record_dsos *record_dsos_new(void);
+/* id_first: samples start with an IDENTIFIER before their IP. */
+struct record_dsos *record_dsos_new(int id_first);
 void record_dsos_free(struct record_dsos *d);
 
 /* Feeds one whole record (contiguous, size from its header). */

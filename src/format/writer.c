@@ -10,8 +10,10 @@
  *
  * After a failed write (a full disk) pw_close() still leaves a readable
  * file: the data is cut back to w->safe, which frees the space after it,
- * then the features go there, or, if even they do not fit, are left out;
- * the header, which needs no new space, is rewritten either way.
+ * then the features go there, or, if they do not fit, COMPRESSED alone
+ * (without it compressed data cannot be read), or none; the header, which
+ * needs no new space, is rewritten either way.  Only the first write error
+ * is printed.
  */
 #include "writer.h"
 #include "../util/error.h"
@@ -40,15 +42,15 @@ static int pwrite_done(struct pw_file *w, const void *data, size_t size, u64 off
 	if (done)
 		*done = 0;
 	while (size) {
-		ssize_t n = pwrite(w->fd, p, size, (off_t)offset);
+		ssize_t n = w->pipe ? write(w->fd, p, size) : pwrite(w->fd, p, size, (off_t)offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			if (!w->failed)
+			if (!w->reported)
 				error("cannot write %s: %s", w->path,
 				      n < 0 ? strerror(errno) : "short write");
-			w->failed = 1;
+			w->failed = w->reported = 1;
 			return -1;
 		}
 		p += n;
@@ -95,6 +97,11 @@ static int flush_data(struct pw_file *w)
 void pw_commit(struct pw_file *w)
 {
 	u64 at = w->data_size + w->buf_len;
+
+	if (w->pipe) {	/* a reader waits on the other end: send the round */
+		flush_data(w);
+		return;
+	}
 
 	if (w->failed || (w->nr_commits && w->commits[w->nr_commits - 1] == at))
 		return;
@@ -161,6 +168,65 @@ fail:
 	w->buf = NULL;
 	w->fd = -1;
 	return -1;
+}
+
+int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_event *evs, u32 nr)
+{
+	u64 head[2] = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+
+	memset(w, 0, sizeof(*w));
+	w->path = path;
+	w->fd = fd;
+	w->pipe = 1;
+	w->buf_cap = PW_BUF_SIZE;
+	w->buf = xmalloc(w->buf_cap);
+	pw_write(w, head, sizeof(head));
+	for (u32 i = 0; i < nr; i++) {
+		size_t size = 8 + PW_ATTR_SIZE + (size_t)evs[i].nr_ids * 8;
+		struct pd_header h = { PD_REC_HEADER_ATTR, 0, (u16)size };
+		struct pd_attr attr = evs[i].attr;
+
+		if (size > 0xffff) {
+			error("too many counters for pipe mode (%u ids on event '%s')",
+			      evs[i].nr_ids, evs[i].name);
+			free(w->buf);
+			w->buf = NULL;
+			return -1;
+		}
+		attr.size = PW_ATTR_SIZE;
+		pw_write(w, &h, sizeof(h));
+		pw_write(w, &attr, PW_ATTR_SIZE);
+		pw_write(w, evs[i].ids, (size_t)evs[i].nr_ids * 8);
+	}
+	return w->failed ? -1 : 0;
+}
+
+void pw_pipe_features(struct pw_file *w)
+{
+	static const u8 sent[] = {
+		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 21, 22, 25, 26, 27, 31,
+	};
+	struct pd_header h = { PD_REC_HEADER_FEATURE, 0, 16 };
+	u64 feat = PD_FEAT_PIPE_END_61;
+
+	for (size_t i = 0; i < sizeof(sent); i++) {
+		unsigned f = sent[i];
+		u64 id = f;
+
+		if (!(w->features[f / 64] >> (f % 64) & 1))
+			continue;
+		if (16 + w->feat_size[f] > 0xffff) {
+			warning("feature %s is too large for pipe mode, left out", pd_feature_name(f));
+			continue;
+		}
+		h.size = (u16)(16 + w->feat_size[f]);
+		pw_write(w, &h, sizeof(h));
+		pw_write(w, &id, sizeof(id));
+		pw_write(w, w->feat_buf + w->feat_start[f], w->feat_size[f]);
+	}
+	h.size = 16;
+	pw_write(w, &h, sizeof(h));
+	pw_write(w, &feat, sizeof(feat));
 }
 
 int pw_write(struct pw_file *w, const void *data, size_t size)
@@ -733,28 +799,15 @@ void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 	pw_add_feature(w, PD_FEAT_PMU_CAPS, &zero, sizeof(zero));
 }
 
-int pw_close(struct pw_file *w)
+/* Writes the feature table and payloads after the data; 0, or -1 when
+ * a write failed (w->failed is then set). */
+static int write_features(struct pw_file *w)
 {
-	u64 table_off, payload_off;
-	u64 entry[2];
+	u64 table_off = w->data_offset + w->data_size, payload_off, entry[2];
 	unsigned nr = 0;
-	int ret, data_failed = 0;
 
-	if (w->fd < 0)
-		return -1;
-	flush_data(w);
-	if (w->failed) {
-		/* keep the records up to the last boundary on disk; free the
-		 * space after it for the features */
-		w->data_size = w->safe;
-		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
-			w->features[0] = w->features[1] = w->features[2] = w->features[3] = 0;
-		data_failed = 1;
-		w->failed = 0;
-	}
 	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++)
 		nr += (unsigned)(w->features[f / 64] >> (f % 64) & 1);
-	table_off = w->data_offset + w->data_size;
 	payload_off = table_off + (u64)nr * 16;
 	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++) {
 		if (!(w->features[f / 64] >> (f % 64) & 1))
@@ -767,11 +820,59 @@ int pw_close(struct pw_file *w)
 		payload_off += w->feat_size[f];
 	}
 	w->file_size = payload_off;
-	if (w->failed) {	/* no room for the features: leave them out */
+	return w->failed ? -1 : 0;
+}
+
+static void free_buffers(struct pw_file *w)
+{
+	free(w->buf);
+	free(w->feat_buf);
+	free(w->commits);
+	w->buf = NULL;
+	w->feat_buf = NULL;
+	w->commits = NULL;
+}
+
+int pw_close(struct pw_file *w)
+{
+	int ret, data_failed = 0;
+
+	if (w->fd < 0)
+		return -1;
+	flush_data(w);
+	if (w->pipe) {
+		ret = w->failed ? -1 : 0;
+		w->file_size = w->data_size;
+		if (close(w->fd) && !ret && errno != EINVAL)
+			ret = error("cannot write %s: %s", w->path, strerror(errno));
+		w->fd = -1;
+		free_buffers(w);
+		return ret;
+	}
+	if (w->failed) {
+		/* keep the records up to the last boundary on disk; free the
+		 * space after it for the features */
+		w->data_size = w->safe;
+		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
+			w->features[0] = w->features[1] = w->features[2] = w->features[3] = 0;
+		data_failed = 1;
+		w->failed = 0;
+	}
+	if (write_features(w)) {
+		/* no room for them all: COMPRESSED alone, without which the
+		 * data cannot be read, else none */
+		u64 compressed = w->features[PD_FEAT_COMPRESSED / 64] &
+				 1ULL << (PD_FEAT_COMPRESSED % 64);
+
 		memset(w->features, 0, sizeof(w->features));
-		w->file_size = w->data_offset + w->data_size;
-		if (ftruncate(w->fd, (off_t)w->file_size))
-			data_failed = 1;
+		w->features[PD_FEAT_COMPRESSED / 64] = compressed;
+		w->failed = 0;
+		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)) || write_features(w)) {
+			memset(w->features, 0, sizeof(w->features));
+			w->file_size = w->data_offset + w->data_size;
+			if (ftruncate(w->fd, (off_t)w->file_size))
+				data_failed = 1;	/* the header still bounds the data */
+		}
 		w->failed = 0;
 		data_failed = 1;
 	}
@@ -780,11 +881,6 @@ int pw_close(struct pw_file *w)
 	if (close(w->fd) && !ret)
 		ret = error("cannot write %s: %s", w->path, strerror(errno));
 	w->fd = -1;
-	free(w->buf);
-	free(w->feat_buf);
-	free(w->commits);
-	w->buf = NULL;
-	w->feat_buf = NULL;
-	w->commits = NULL;
+	free_buffers(w);
 	return ret;
 }

@@ -18,12 +18,18 @@
  *                                         set bit, ascending bit order
  *   table end       ...                   the feature payloads, same order
  *
+ * Pipe mode (pw_open_pipe, "-o -"): a 16-byte header {magic, 16}, one
+ * HEADER_ATTR record per event (attr, then its ids), the HEADER_FEATURE
+ * records pw_pipe_features() writes, then the records, all written in
+ * order with write(); nothing is rewritten at the end.
+ *
  * Records are copied into one large buffer and written out when it fills,
  * so appending costs a memcpy.  Write errors are sticky: the first one is
  * reported, later writes are dropped, and pw_close() returns -1 but still
  * finishes the file with the records up to the last pw_commit() point that
- * reached the disk.  Feature payloads are kept in memory until pw_close();
- * each bit may be set once.
+ * reached the disk, then the features if they fit, else COMPRESSED alone
+ * (the data cannot be read without it), else none.  Feature payloads are
+ * kept in memory until pw_close(); each bit may be set once.
  */
 #ifndef PROF_FORMAT_WRITER_H
 #define PROF_FORMAT_WRITER_H
@@ -46,7 +52,9 @@ struct pw_event {
 struct pw_file {
 	const char *path;
 	int fd;
+	int pipe;		/* pipe mode: sequential writes, no sections */
 	int failed;		/* a write failed: drop everything after */
+	int reported;		/* a write error was printed: print no more */
 	u8 *buf;		/* pending data-section bytes */
 	size_t buf_len, buf_cap;
 	u64 data_offset;	/* file offset of the data section */
@@ -66,6 +74,16 @@ struct pw_file {
 /* Creates path (truncating it) and writes the header, ids and attrs of the
  * nr events.  Returns 0, or -1 after an error. */
 int pw_open(struct pw_file *w, const char *path, const struct pw_event *evs, u32 nr);
+
+/* Starts a pipe-mode stream on fd (already open, e.g. stdout) with the
+ * HEADER_ATTR records of the nr events; path names it in messages.
+ * Returns 0, or -1 after an error. */
+int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_event *evs, u32 nr);
+
+/* Pipe mode: writes the features set so far that perf 6.1 sends in a pipe
+ * (bits 3-14, 16, 21, 22, 25, 26, 27 and 31) as HEADER_FEATURE records,
+ * then perf 6.1's end marker. */
+void pw_pipe_features(struct pw_file *w);
 
 /* Appends size bytes of records to the data section.  Returns 0, or -1
  * once a write has failed. */
@@ -93,7 +111,8 @@ void pw_add_host_features(struct pw_file *w, int argc, char **argv,
 			  const struct pw_event *evs, u32 nr);
 
 /* Flushes the data, writes the feature table and payloads, rewrites the
- * header and closes the file.  Returns 0, or -1 if anything failed. */
+ * header and closes the file (pipe mode: flushes and closes).  Returns 0,
+ * or -1 if anything failed. */
 int pw_close(struct pw_file *w);
 
 #endif

@@ -101,13 +101,13 @@ static int lists_exe(struct record_dsos *d)
 
 static void test_sample_in_map(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_true(lists_exe(d));
 
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	sample(d, PD_MISC_USER, 10, 0x2000);	/* just past the end */
 	sample(d, PD_MISC_USER, 11, 0x1800);	/* another process */
@@ -116,7 +116,7 @@ static void test_sample_in_map(void **state)
 
 static void test_fork_exec_exit(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 
 	/* the child inherits the map; the parent's exec drops only its own */
 	mmap2(d, 10, 0x1000, 0x1000, exe);
@@ -125,7 +125,7 @@ static void test_fork_exec_exit(void **state)
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_false(lists_exe(d));
 
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	task(d, PD_REC_FORK, 11, 10, 11);
 	exec_comm(d, 10);
@@ -133,24 +133,65 @@ static void test_fork_exec_exit(void **state)
 	assert_true(lists_exe(d));
 
 	/* a thread's fork and exit keep the maps; the process's exit drops them */
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	task(d, PD_REC_FORK, 10, 10, 12);
 	task(d, PD_REC_EXIT, 10, 10, 12);
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_true(lists_exe(d));
 
-	d = record_dsos_new();
+	d = record_dsos_new(0);
 	mmap2(d, 10, 0x1000, 0x1000, exe);
 	task(d, PD_REC_EXIT, 10, 1, 10);
 	sample(d, PD_MISC_USER, 10, 0x1800);
 	assert_false(lists_exe(d));
 }
 
+/* Synthesized state: a FORK_EXEC fork starts empty (its own MMAP2s
+ * follow), data maps are not followed, and samples that start with an
+ * IDENTIFIER (system-wide) are found by their ip after it. */
+static void test_synthesized_and_identifier(void **state)
+{
+	struct record_dsos *d = record_dsos_new(0);
+	u8 b[72 + 4096] = { 0 };
+	u32 pid = 12;
+	u64 start = 0x5000, len = 0x1000;
+
+	mmap2(d, 10, 0x1000, 0x1000, exe);
+	feed(d, PD_REC_FORK, PD_MISC_MMAP_DATA, (u32[6]){ 11, 10, 11, 10, 0, 0 }, 24);
+	sample(d, PD_MISC_USER, 11, 0x1800);
+	assert_false(lists_exe(d));
+
+	d = record_dsos_new(0);
+	memcpy(b, &pid, 4);
+	memcpy(b + 4, &pid, 4);
+	memcpy(b + 8, &start, 8);
+	memcpy(b + 16, &len, 8);
+	strcpy((char *)b + 64, exe);
+	feed(d, PD_REC_MMAP2, PD_MISC_USER | PD_MISC_MMAP_DATA, b, 64 + strlen(exe) + 1);
+	sample(d, PD_MISC_USER, 12, 0x5800);
+	assert_false(lists_exe(d));
+
+	d = record_dsos_new(1);
+	mmap2(d, 10, 0x1000, 0x1000, exe);
+	{
+		u8 s[32] = { 0 };
+		u64 id = 77, ip = 0x1800;
+
+		pid = 10;
+		memcpy(s, &id, 8);
+		memcpy(s + 8, &ip, 8);
+		memcpy(s + 16, &pid, 4);
+		memcpy(s + 20, &pid, 4);
+		feed(d, PD_REC_SAMPLE, PD_MISC_USER, s, sizeof(s));
+	}
+	assert_true(lists_exe(d));
+}
+
 /* Many processes: the tables grow and keep every entry. */
 static void test_many_processes(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 
 	mmap2(d, 1, 0x1000, 0x1000, exe);
 	for (u32 pid = 2; pid < 5000; pid++) {
@@ -166,7 +207,7 @@ static void test_many_processes(void **state)
 /* Names that are not files ([vdso], //anon) and kernel samples. */
 static void test_kernel_and_pseudo(void **state)
 {
-	struct record_dsos *d = record_dsos_new();
+	struct record_dsos *d = record_dsos_new(0);
 	u8 bid[20];
 	size_t size;
 	u8 *p;
@@ -192,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_fork_exec_exit),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_kernel_and_pseudo),
+		cmocka_unit_test(test_synthesized_and_identifier),
 	};
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 

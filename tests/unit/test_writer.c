@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -207,6 +208,69 @@ static void test_two_events_big(void **state)
 	unlink(path);
 }
 
+/* Pipe mode: header, HEADER_ATTR, the features perf sends in a pipe and
+ * the end marker, then the records; the reader reads it as a stream. */
+static void test_pipe(void **state)
+{
+	static const u64 ids[2] = { 5, 6 };
+	struct pw_event ev = make_event("cpu-clock", 0, ids, 2);
+	char *argv[] = { "prof", "record", "-o", "-", NULL };
+	struct pd_ops ops = { collect };
+	struct seen seen = { 0 };
+	struct pw_file w;
+	struct pd_file f;
+	u64 zero[2] = { 0, 0 }, feat;
+	u8 rec[128], *buf;
+	char path[64];
+	size_t off, n;
+	FILE *in;
+	int fd;
+
+	ev.attr.sample_type |= PD_SAMPLE_ID;
+	tmp_path(path);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(pw_open_pipe(&w, fd, path, &ev, 1), 0);
+	pw_add_host_features(&w, 4, argv, &ev, 1);
+	pw_add_feature(&w, PD_FEAT_SAMPLE_TIME, zero, sizeof(zero));
+	pw_pipe_features(&w);
+	assert_int_equal(pw_write(&w, rec, make_comm(rec, 7, "true", 5)), 0);
+	pw_commit(&w);
+	assert_int_equal(pw_close(&w), 0);
+
+	/* the raw stream: features in ascending order, CACHE (20) not sent,
+	 * the marker last */
+	in = fopen(path, "r");
+	assert_non_null(in);
+	buf = malloc(1 << 20);
+	n = fread(buf, 1, 1 << 20, in);
+	fclose(in);
+	assert_int_equal(pd_get64(buf), PD_MAGIC);
+	assert_int_equal(pd_get64(buf + 8), PD_PIPE_HEADER_SIZE);
+	assert_int_equal(pd_get32(buf + 16), PD_REC_HEADER_ATTR);
+	assert_int_equal(pd_get16(buf + 16 + 6), 8 + PW_ATTR_SIZE + 16);
+	feat = 0;
+	for (off = 16 + pd_get16(buf + 22); off < n; off += pd_get16(buf + off + 6)) {
+		if (pd_get32(buf + off) != PD_REC_HEADER_FEATURE)
+			break;
+		assert_true(pd_get64(buf + off + 8) > feat);
+		feat = pd_get64(buf + off + 8);
+		assert_true(feat != PD_FEAT_CACHE);
+	}
+	assert_int_equal(feat, PD_FEAT_PIPE_END_61);
+	assert_int_equal(pd_get32(buf + off), PD_REC_COMM);
+	free(buf);
+
+	assert_int_equal(pd_open(&f, path, PD_UNORDERED), 0);
+	assert_int_equal(pd_process(&f, &ops, &seen), 0);	/* attrs come as records */
+	assert_int_equal(f.nr_evsel, 1);
+	assert_true(pd_has_feature(&f, PD_FEAT_HOSTNAME));
+	assert_true(pd_has_feature(&f, PD_FEAT_EVENT_DESC));
+	assert_ptr_equal(pd_evsel_by_id(&f, 6), &f.evsel[0]);
+	pd_close(&f);
+	unlink(path);
+}
+
 /* A path that cannot be created: an error, not a crash. */
 static void test_open_fails(void **state)
 {
@@ -224,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_two_events_big),
 		cmocka_unit_test(test_open_fails),
+		cmocka_unit_test(test_pipe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
