@@ -894,18 +894,19 @@ int pd_feature_apply_event_desc(struct pd_file *f)
 {
 	struct pd_feat_env env;
 
-	/* perf's reports name a stream's events from their attrs alone (by the
-	 * time the names arrive it has fixed them); its -D shows the names */
+	/* an event with no name yet takes EVENT_DESC's, in a stream too
+	 * (perf's evlist__set_event_name()) */
 	if (pd_has_feature(f, PD_FEAT_EVENT_DESC)) {
 		pd_feature_env_init(f, &env);
 		if (!pd_feature_decode_all(f, &env, PD_FEAT_EVENT_DESC) &&
 		    !pd_feature_decode(f, PD_FEAT_EVENT_DESC, &env) && env.event_desc_ok) {
 			for (u32 i = 0; i < env.nr_events && i < f->nr_evsel; i++) {
-				const char **name = f->pipe_mode ? &f->evsel[i].stream_name
-								 : &f->evsel[i].name;
+				struct pd_evsel *e = &f->evsel[i];
 
-				if (!*name)
-					*name = env.events[i].name;
+				if (!e->name)
+					e->name = env.events[i].name;
+				if (f->pipe_mode && !e->stream_name)
+					e->stream_name = env.events[i].name;
 			}
 		}
 	}

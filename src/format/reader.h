@@ -45,11 +45,12 @@ struct pd_evsel {
 	u32 idx;		/* position in the file's attr list */
 	u64 *ids;		/* sample ids that belong to this attr */
 	u32 nr_ids;
-	const char *name;	/* file mode: from EVENT_DESC / EVENT_UPDATE,
-				   else NULL (then the name comes from the attr) */
+	const char *name;	/* from EVENT_DESC (and in file mode
+				   EVENT_UPDATE), else NULL (then the name
+				   comes from the attr) */
 	const char *stream_name;	/* pipe mode: the name EVENT_DESC /
-				   EVENT_UPDATE gave; perf's -D shows it while
-				   its reports use the attr-derived name */
+				   EVENT_UPDATE gave, which perf's -D shows;
+				   its reports keep the EVENT_DESC one */
 	u64 nr_samples;		/* SAMPLE records read for this evsel */
 	u64 nr_lost_samples;	/* sum of LOST_SAMPLES.lost for this evsel */
 	int id_pos;		/* u64 index of the id in a sample, -1 if none */

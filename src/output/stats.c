@@ -67,7 +67,16 @@ void stats_print(const struct pd_file *f, FILE *out)
 
 		if (!e->nr_samples && !e->nr_lost_samples)
 			continue;
-		fprintf(out, "%s stats:\n", pd_evsel_name(f, e, name, sizeof(name)));
+		if (f->pipe_mode) {
+			/* perf names a stream's events here before EVENT_DESC
+			   arrives: from their attrs */
+			struct pd_evsel unnamed = *e;
+
+			unnamed.name = NULL;
+			fprintf(out, "%s stats:\n", pd_evsel_name(f, &unnamed, name, sizeof(name)));
+		} else {
+			fprintf(out, "%s stats:\n", pd_evsel_name(f, e, name, sizeof(name)));
+		}
 		if (e->nr_samples)
 			print_count(out, "SAMPLE", e->nr_samples, 0);
 		if (e->nr_lost_samples)

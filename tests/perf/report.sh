@@ -173,6 +173,15 @@ else
 	not_ok "pipe --time 10%/2 (no sample times)" "perf record -o - failed"
 fi
 
+# a stream's events are named by its EVENT_DESC feature, as in a file,
+# but perf's --stats names them before the feature arrives
+if record_workload --pipe pipename -e 'cpu-clock/name=myclock/' -- spin; then
+	both "pipe event named by EVENT_DESC" "$TMP/pipename.data"
+	both "pipe --stats names it by its attr" "$TMP/pipename.data" --stats
+else
+	not_ok "pipe event named by EVENT_DESC" "perf record -o - failed"
+fi
+
 # CPU filters need PERF_SAMPLE_CPU: system-wide files have it
 both "sys -C 0" "$TMP/sys.data" -C 0 --sort cpu,comm
 both "sys -C 0-1,3" "$TMP/sys.data" -C 0-1,3 --sort cpu,dso
