@@ -1397,6 +1397,26 @@ static void stop_threads(struct report_ctx *ctx)
 	}
 }
 
+/*
+ * perf's perf_session__warn_about_errors(), the parts a report can meet:
+ * LOST records, and more than 5% of the samples lost (LOST_SAMPLES).
+ */
+static void warn_lost(const struct report_ctx *ctx, const struct pd_file *f)
+{
+	const struct pd_stats *st = &f->stats;
+	u64 samples = st->nr_by_type[PD_REC_SAMPLE] + st->total_lost_samples;
+
+	if (ctx->quiet)
+		return;
+	if (st->nr_by_type[PD_REC_LOST])
+		fprintf(stderr, "Warning:\nProcessed %d events and lost %d chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (int)st->nr_events,
+			(int)st->nr_by_type[PD_REC_LOST]);
+	if (samples && (double)st->total_lost_samples / samples > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)samples, 100.0 * st->total_lost_samples / samples);
+}
+
 static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 {
 	const struct pd_ops ops = { report_record };
@@ -1414,6 +1434,7 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	progress_done(ctx);
 	if (ret)
 		goto out;
+	warn_lost(ctx, f);
 
 	setup_pager();
 	for (u32 i = 0; i < ctx->nr_hists; i++) {

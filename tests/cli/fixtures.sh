@@ -78,3 +78,18 @@ done < <(find "$FIXTURES" -type f -print0 | sort -z)
 if [ $n -eq 0 ]; then
 	not_ok "found perf.data fixtures" "none under $FIXTURES"
 fi
+
+# perf's end-of-processing warning about LOST records, on stderr
+lost=android-simpleperf/perf_b.data
+if [ -f "$FIXTURES/$lost" ]; then
+	perf report --stdio -i "$FIXTURES/$lost" 2>&1 >/dev/null |
+		sed -n '/^Warning:$/,$p' | grep -v '^unwind:' >"$TMP/perf.err"
+	"$PROF" report --stdio -i "$FIXTURES/$lost" 2>"$TMP/prof.err" >/dev/null
+	if ! grep -q "lost 1 chunks" "$TMP/perf.err"; then
+		skip "$lost: lost-chunks warning as perf's" "perf printed no such warning"
+	elif cmp -s "$TMP/perf.err" "$TMP/prof.err"; then
+		ok "$lost: lost-chunks warning as perf's"
+	else
+		not_ok "$lost: lost-chunks warning as perf's" "$(diff "$TMP/perf.err" "$TMP/prof.err")"
+	fi
+fi
