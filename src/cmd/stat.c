@@ -560,26 +560,26 @@ int cmd_stat(int argc, char **argv)
 	struct stat_ctx *s = &ctx;
 	struct opt opts[] = {
 		OPT_CALLBACK('e', "event", &s->events, "event",
-			     "event selector (perf's syntax, see prof record -h)", opt_event),
-		OPT_BOOLEAN('a', "all-cpus", &s->system_wide, "system-wide collection from all CPUs"),
-		OPT_STRING('C', "cpu", &s->cpu_list, "cpu", "list of cpus to monitor in system-wide"),
-		OPT_STRING('p', "pid", &s->pid_list, "pid", "stat events on existing process id"),
-		OPT_STRING('t', "tid", &s->tid_list, "tid", "stat events on existing thread id"),
-		OPT_INTEGER('r', "repeat", &s->repeat, "repeat command and print average + stddev (max: 100, forever: 0)"),
-		OPT_BOOLEAN('n', "null", &s->null_run, "null run - dont start any counters"),
-		OPT_BOOLEAN(0, "sync", &s->sync, "call sync() before starting a run"),
-		OPT_STRING(0, "pre", &s->pre_cmd, "command", "command to run prior to the measured command"),
-		OPT_STRING(0, "post", &s->post_cmd, "command", "command to run after to the measured command"),
+			     "events to count, in perf's syntax (README: Event syntax)", opt_event),
+		OPT_BOOLEAN('a', "all-cpus", &s->system_wide, "count on every online CPU, all tasks"),
+		OPT_STRING('C', "cpu", &s->cpu_list, "cpu", "count on these CPUs only (0-3,6), all tasks"),
+		OPT_STRING('p', "pid", &s->pid_list, "pid", "count these running processes (all their threads)"),
+		OPT_STRING('t', "tid", &s->tid_list, "tid", "count these running threads"),
+		OPT_INTEGER('r', "repeat", &s->repeat, "run the command n times and show means and spreads"),
+		OPT_BOOLEAN('n', "null", &s->null_run, "count nothing, only time the command"),
+		OPT_BOOLEAN(0, "sync", &s->sync, "sync() the disks before each run"),
+		OPT_STRING(0, "pre", &s->pre_cmd, "command", "shell command to run before each run"),
+		OPT_STRING(0, "post", &s->post_cmd, "command", "shell command to run after each run"),
 		OPT_STRING('x', "field-separator", &s->csv_sep, "separator",
-			   "print counts with custom separator"),
-		OPT_BOOLEAN('j', "json-output", &s->json, "print counts in JSON format"),
-		OPT_STRING('o', "output", &s->output_name, "file", "output file name"),
-		OPT_BOOLEAN(0, "append", &s->append, "append to the output file"),
+			   "CSV output with this field separator"),
+		OPT_BOOLEAN('j', "json-output", &s->json, "JSON output, one object a line"),
+		OPT_STRING('o', "output", &s->output_name, "file", "write the report to file instead of stderr"),
+		OPT_BOOLEAN(0, "append", &s->append, "append to the -o file"),
 		OPT_INTEGER('I', "interval-print", &s->interval_ms,
-			    "print counts at regular interval in ms (>= 10)"),
-		OPT_BOOLEAN('B', "big-num", &s->big_num, "print large numbers with thousands' separators"),
-		OPT_BOOLEAN('i', "no-inherit", &s->no_inherit, "child tasks do not inherit counters"),
-		OPT_BOOLEAN('q', "quiet", &s->quiet, "don't print output (useful with record)"),
+			    "print the counts every n ms (n >= 10)"),
+		OPT_BOOLEAN('B', "big-num", &s->big_num, "thousands' separators in counts (the locale's; default on)"),
+		OPT_BOOLEAN('i', "no-inherit", &s->no_inherit, "do not count the command's children"),
+		OPT_BOOLEAN('q', "quiet", &s->quiet, "print no counts, only errors"),
 		OPT_GROUP("Comparing commands"),
 		OPT_BOOLEAN(0, "compare", &s->compare,
 			    "run each argument as a shell command, interleaved, and compare them"),
@@ -616,7 +616,7 @@ int cmd_stat(int argc, char **argv)
 	if (s->pid_list && s->tid_list)
 		opt_usage_error(stat_usage, opts, "-p and -t cannot be used together");
 	if (!s->argc && !s->system_wide && !s->cpu_list && !s->pid_list && !s->tid_list)
-		opt_usage_error(stat_usage, opts, "a command to run (or -a, -C, -p, -t) is required");
+		s->system_wide = 1;	/* as perf: the whole machine until SIGINT */
 	if (s->csv_sep && !strcmp(s->csv_sep, "\\t"))
 		s->csv_sep = "\t";
 	if (s->quiet)

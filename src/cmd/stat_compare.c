@@ -142,7 +142,7 @@ static void print_table(FILE *out, const struct comparison *c, const char *how)
 	fprintf(out, "\n Each mean as a percentage of [1]'s, with the 95%% confidence interval of that\n"
 		" percentage (Welch's), and the verdict of Welch's t-test (unequal variances)\n"
 		" at p < 0.05.\n\n");
-	fprintf(out, " %-26s %4s %16s %9s %21s  %s\n", "metric", "cmd", "mean", "% of [1]",
+	fprintf(out, " %-26s %4s %16s %9s %23s  %s\n", "metric", "cmd", "mean", "% of [1]",
 		"95% CI", "verdict");
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct metric_row *r = &c->rows[i];
@@ -153,9 +153,10 @@ static void print_table(FILE *out, const struct comparison *c, const char *how)
 		for (int k = 0; k < c->nr_cmds; k++) {
 			double m = mean_of(r->values[k], r->n[k]);
 			struct welch_result w;
-			char ci[64] = "", verdict[96] = "";
+			char ci[64] = "", verdict[96] = "", label[16], pct[16] = "-";
 
-			fprintf(out, " %-26s %4s %16.6f", k ? "" : r->name, "", m);
+			snprintf(label, sizeof(label), "[%d]", k + 1);
+			fprintf(out, " %-26s %4s %16.6f", k ? "" : r->name, label, m);
 			if (!k) {
 				fprintf(out, " %8.2f%%\n", 100.0);
 				continue;
@@ -179,9 +180,8 @@ static void print_table(FILE *out, const struct comparison *c, const char *how)
 						 "no significant difference (p = %.2g)", w.p);
 			}
 			if (base)
-				fprintf(out, " %8.2f%% %21s  [%d] %s\n", m / base * 100, ci, k + 1, verdict);
-			else
-				fprintf(out, " %9s %21s  [%d] %s\n", "-", ci, k + 1, verdict);
+				snprintf(pct, sizeof(pct), "%8.2f%%", m / base * 100);
+			fprintf(out, " %9s %23s  %s\n", pct, ci, verdict);
 		}
 	}
 	fputc('\n', out);
@@ -279,7 +279,7 @@ int stat_compare_baseline(struct stat_ctx *s)
 {
 	struct comparison c = { 0 };
 	const char *labels[2];
-	char line[1 << 16], label[256], how[300];
+	char line[1 << 16], label[256], how[300], cmdline[1024] = "";
 	FILE *f = fopen(s->baseline, "re");
 	int found = 0;
 
@@ -288,7 +288,10 @@ int stat_compare_baseline(struct stat_ctx *s)
 	c.nr_cmds = 2;
 	snprintf(label, sizeof(label), "the runs saved in %s", s->baseline);
 	labels[0] = label;
-	labels[1] = s->argv ? s->argv[0] : "this run";
+	for (int i = 0; s->argv && i < s->argc; i++)
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%s",
+			 i ? " " : "", s->argv[i]);
+	labels[1] = cmdline[0] ? cmdline : "this run";
 	c.labels = labels;
 	setup_rows(&c, s);
 	while (fgets(line, sizeof(line), f)) {

@@ -480,7 +480,7 @@ void stat_print_times(struct stat_ctx *s)
 	FILE *out = s->out;
 	double *v;
 
-	if (s->csv_sep || !n || s->interval_ms)
+	if (s->csv_sep || !n || s->interval_ms || !s->argv)
 		return;
 	if (s->json) {
 		struct sample_summary sum;
@@ -520,8 +520,9 @@ void stat_print_times(struct stat_ctx *s)
 		return;
 	}
 	v = xmalloc(n * sizeof(*v));
-	fprintf(out, " Times of %zu runs:  %12s        %10s %12s %12s %12s %8s\n", n, "mean",
-		"stddev", "median", "min", "max", "range");
+	fprintf(out, " Times of the %zu runs:\n", n);
+	fprintf(out, " %-8s %12s %-3s %2s %10s %12s %12s %12s %8s\n", "", "mean", "", "", "stddev",
+		"median", "min", "max", "range");
 	for (size_t i = 0; i < n; i++)
 		v[i] = s->times[i].elapsed;
 	time_row(out, "elapsed", "s", v, n, 1);
