@@ -123,19 +123,22 @@ static double beta_fraction(double a, double b, double x)
 	return h;
 }
 
-/* The regularized incomplete beta function I_x(a, b). */
-static double incomplete_beta(double a, double b, double x)
+/*
+ * The regularized incomplete beta function I_x(a, b); y is 1 - x, given
+ * separately so that x close to 1 keeps its precision.
+ */
+static double incomplete_beta(double a, double b, double x, double y)
 {
 	double front;
 
 	if (x <= 0)
 		return 0;
-	if (x >= 1)
+	if (y <= 0)
 		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(y));
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_fraction(a, b, x) / a;
-	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+	return 1 - front * beta_fraction(b, a, y) / b;
 }
 
 double student_t_cdf(double t, double df)
@@ -144,7 +147,7 @@ double student_t_cdf(double t, double df)
 
 	if (isinf(t))
 		return t > 0 ? 1 : 0;
-	tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t));
+	tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t), t * t / (df + t * t));
 	return t > 0 ? 1 - tail : tail;
 }
 
