@@ -209,7 +209,7 @@ static int nr_slots(const struct stat_ctx *s)
 }
 
 /* Opens every counter for this run; child is the command or -1. */
-static void open_counters(struct stat_ctx *s, pid_t child, int *reported)
+static void open_counters(struct stat_ctx *s, pid_t child)
 {
 	int slots = nr_slots(s);
 
@@ -250,9 +250,9 @@ static void open_counters(struct stat_ctx *s, pid_t child, int *reported)
 				break;	/* "<not supported>", as perf says nothing */
 			if (errno == ESRCH && s->nr_tids)
 				continue;	/* the thread is gone */
-			if (!reported[i]) {
+			if (!c->reported) {
 				error("cannot open event '%s': %s", c->ev.name, strerror(errno));
-				reported[i] = 1;
+				c->reported = 1;
 			}
 			break;
 		}
@@ -426,7 +426,6 @@ static int wait_run(struct stat_ctx *s, pid_t child, double t0, const sigset_t *
 
 int stat_run_once(struct stat_ctx *s, char **argv)
 {
-	static int reported[4096];
 	struct stat_times *t;
 	struct rusage ru = { 0 };
 	sigset_t block, orig, wait_mask;
@@ -455,7 +454,7 @@ int stat_run_once(struct stat_ctx *s, char **argv)
 		}
 	}
 	if (!s->null_run)
-		open_counters(s, child, reported);
+		open_counters(s, child);
 	for (int i = 0; i < s->nr_counters; i++)
 		memset(s->counters[i].last, 0, sizeof(s->counters[i].last));
 	t0 = now_ns();
@@ -663,7 +662,7 @@ int cmd_stat(int argc, char **argv)
 			release(s);
 			return 255;
 		}
-		if (stop_signal && (s->argv == NULL || r + 1 < s->repeat) && s->repeat > 1)
+		if (stop_signal)	/* SIGINT: report the runs made so far */
 			break;
 		if (status && s->repeat > 1) {
 			error("run %d of %d: '%s' exited with status %d: stopping", r + 1,

@@ -23,6 +23,7 @@ struct stat_counter {
 	const char *unit;	/* "msec" for the clocks, else "" */
 	double scale;		/* 1e-6 for the clocks (ns to msec), else 1 */
 	int supported;		/* 0: the kernel has no such event here */
+	int reported;		/* an open error was printed (once per counter) */
 	int *fds;		/* one per CPU or thread, -1 where not open */
 	u64 last[3];		/* -I: value, enabled, running at the last print */
 	double val;		/* count, scaled up by enabled/running */

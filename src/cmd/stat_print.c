@@ -369,7 +369,7 @@ static void print_header(const struct stat_ctx *s)
 	}
 	fprintf(out, "'");
 	if (s->repeat > 1)
-		fprintf(out, " (%d runs)", s->repeat);
+		fprintf(out, " (%d runs)", s->runs_done);
 	fprintf(out, ":\n\n");
 }
 
