@@ -43,10 +43,24 @@
 
 #define MAX_CPUS 4096
 
-/* perf stat 6.1's default events where it finds no PMU extras */
-static const char default_events[] =
-	"task-clock,context-switches,cpu-migrations,page-faults,"
-	"cycles,instructions,branches,branch-misses";
+/*
+ * perf stat 6.1's default events: the stalled cycles only where the CPU's
+ * PMU lists them in sysfs.
+ */
+static void default_events(char *buf, size_t size)
+{
+	static const char pmu_events[] = "/sys/bus/event_source/devices/cpu/events/";
+	char path[128];
+
+	snprintf(buf, size, "task-clock,context-switches,cpu-migrations,page-faults,cycles");
+	snprintf(path, sizeof(path), "%sstalled-cycles-frontend", pmu_events);
+	if (!access(path, F_OK))
+		snprintf(buf + strlen(buf), size - strlen(buf), ",stalled-cycles-frontend");
+	snprintf(path, sizeof(path), "%sstalled-cycles-backend", pmu_events);
+	if (!access(path, F_OK))
+		snprintf(buf + strlen(buf), size - strlen(buf), ",stalled-cycles-backend");
+	snprintf(buf + strlen(buf), size - strlen(buf), ",instructions,branches,branch-misses");
+}
 
 static const char *const stat_usage[] = {
 	"prof stat [<options>] [<command>]",
@@ -294,8 +308,7 @@ static void read_counter(const struct stat_ctx *s, const struct stat_counter *c,
 	}
 }
 
-/* Sets c's val/ena/run from raw totals, scaled as perf scales them. */
-static void set_values(struct stat_counter *c, const u64 v[3])
+void stat_counter_set(struct stat_counter *c, const u64 v[3])
 {
 	c->ena = (double)v[1];
 	c->run = (double)v[2];
@@ -322,7 +335,7 @@ static void print_interval(struct stat_ctx *s, double t0)
 			d[k] = v[k] - c->last[k];
 			c->last[k] = v[k];
 		}
-		set_values(c, d);
+		stat_counter_set(c, d);
 	}
 	stat_print_interval(s, (now_ns() - t0) / 1e9);
 }
@@ -487,7 +500,7 @@ int stat_run_once(struct stat_ctx *s, char **argv)
 		if (!c->supported)
 			continue;
 		read_counter(s, c, v);
-		set_values(c, v);
+		stat_counter_set(c, v);
 		run_stats_add(&c->stats, c->val);
 		c->runs = xrealloc(c->runs, (size_t)(s->runs_done + 1) * sizeof(double));
 		c->runs[s->runs_done] = c->val;
@@ -622,8 +635,10 @@ int cmd_stat(int argc, char **argv)
 		error_set_quiet(1);
 	if (!s->null_run && !s->events.nr) {
 		struct ev_error err;
+		char defaults[256];
 
-		if (ev_parse(&s->events, default_events, &err))
+		default_events(defaults, sizeof(defaults));
+		if (ev_parse(&s->events, defaults, &err))
 			die("cannot parse the default events: %s", err.msg);
 	}
 	if (s->cpu_list) {

@@ -105,6 +105,13 @@ int stat_compare_baseline(struct stat_ctx *s);
 int stat_run_once(struct stat_ctx *s, char **argv);
 /* Sets up s->counters from s->events (once). */
 void stat_setup_counters(struct stat_ctx *s);
+/*
+ * Sets c's val, ena, run and counted from raw value, time enabled and time
+ * running: a counter that ran part of the time is scaled up by
+ * enabled/running (truncated to an integer, as perf does); one that never
+ * ran is not counted.
+ */
+void stat_counter_set(struct stat_counter *c, const u64 v[3]);
 /* Clears the results of the runs made so far. */
 void stat_reset_results(struct stat_ctx *s);
 
