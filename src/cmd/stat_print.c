@@ -13,6 +13,8 @@
  * object per line.  A ratio compares counters of the same context (the
  * same exclude_user/kernel/hv/host/idle bits), as perf's shadow stats do;
  * rates per second use the clocks of any context, as perf 6.1 shows them.
+ * Instructions get perf's second line, "stalled cycles per insn", when
+ * stalled cycles were counted (human layout only; CSV and JSON leave it out).
  */
 #include "stat.h"
 #include "../util/error.h"
@@ -209,6 +211,24 @@ static void format_metric(const struct metric *m, char *buf, size_t size)
 		snprintf(buf, size, "%7.2f%%", m->val);
 }
 
+/*
+ * perf's second line under instructions: the stalled cycles (the larger
+ * of frontend and backend, same context) per instruction; 0 when there
+ * are none.
+ */
+static double stalled_per_insn(const struct stat_ctx *s, const struct stat_counter *c,
+			       double avg)
+{
+	int found;
+	double front = shadow(s, c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, &found);
+	double back = shadow(s, c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, &found);
+	double total = front > back ? front : back;
+
+	if (!is_event(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) || !total || !avg)
+		return 0;
+	return total / avg;
+}
+
 static void print_metric(const struct stat_ctx *s, const struct metric *m)
 {
 	FILE *out = s->out;
@@ -325,7 +345,15 @@ static void print_counter(const struct stat_ctx *s, const struct stat_counter *c
 			print_running(s, run, ena);
 			print_metric(s, &m);
 		} else {
+			double stalled = stalled_per_insn(s, c, uval);
+
 			print_metric(s, &m);
+			if (stalled) {	/* perf's second line, 49 blanks in */
+				struct metric m2 = { "%7.2f ", "stalled cycles per insn", stalled, "" };
+
+				fprintf(out, "\n%s%49s", prefix, "");
+				print_metric(s, &m2);
+			}
 			print_noise(s, c);
 			print_running(s, run, ena);
 		}

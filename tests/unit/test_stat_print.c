@@ -145,11 +145,56 @@ static void test_hardware_metrics(void **state)
 	ev_list_free(&s.events);
 }
 
+/*
+ * Stalled cycles add perf's second line under instructions: 49 blanks,
+ * then the metric: 3e9 stalled (the larger of frontend 1e9 and backend
+ * 3e9) over 6e9 instructions is 0.50 per insn.
+ */
+static void test_stalled_line(void **state)
+{
+	static char cmd[] = "workload";
+	char *argv[] = { cmd, NULL };
+	struct stat_ctx s = { 0 };
+	struct ev_error err;
+	char want[512], second[128], *out;
+	static const double values[] = { 2e9, 4e9, 1e9, 3e9, 6e9 };
+
+	(void)state;
+	assert_int_equal(ev_parse(&s.events, "task-clock,cycles,stalled-cycles-frontend,"
+				  "stalled-cycles-backend,instructions", &err), 0);
+	stat_setup_counters(&s);
+	for (int i = 0; i < s.nr_counters; i++) {
+		s.counters[i].val = values[i];
+		s.counters[i].ena = s.counters[i].run = 2e9;
+		s.counters[i].counted = 1;
+	}
+	s.repeat = s.runs_done = s.argc = 1;
+	s.argv = argv;
+	run_stats_add(&s.walltime, 1e9);
+	out = report(&s);
+	line(want, sizeof(want), "1000000000", "", "stalled-cycles-frontend", "  25.00%",
+	     "frontend cycles idle", "");
+	expect_line(out, want);
+	line(want, sizeof(want), "3000000000", "", "stalled-cycles-backend", "  75.00%",
+	     "backend cycles idle", "");
+	expect_line(out, want);
+	line(want, sizeof(want), "6000000000", "", "instructions", "   1.50 ", "insn per cycle", "");
+	want[strlen(want) - 1] = 0;	/* the second line follows */
+	snprintf(second, sizeof(second), "\n%49s # %s %-*s\n", "", "   0.50 ", 35 - 11 - 1,
+		 "stalled cycles per insn");
+	strcat(want, second);
+	expect_line(out, want);
+	free(out);
+	free(s.counters);
+	ev_list_free(&s.events);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_hardware_metrics),
+		cmocka_unit_test(test_stalled_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
