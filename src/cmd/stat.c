@@ -13,8 +13,9 @@
  * signal to wait4(), which also gives user/sys time and peak RSS.
  *
  * Events the kernel does not have here (ENOENT, EOPNOTSUPP, ...) are
- * "<not supported>", silently as in perf; other failures are reported
- * once and the rest still count.  With -r N the runs' counts are
+ * "<not supported>", silently as in perf; a PMU that refuses the
+ * guest/host exclusion bits (EINVAL) gets the event without them, as perf
+ * retries; other failures are reported once and the rest still count.  With -r N the runs' counts are
  * averaged; a run that fails stops the repeat with a message.  SIGINT
  * and SIGTERM end counting of an attached target; while a command runs
  * they go to it (it shares the terminal) and prof waits for it.
@@ -164,6 +165,11 @@ static int parse_tasks(struct stat_ctx *s, const char *list, int threads_of_pid)
 			return error("bad %s '%s'", threads_of_pid ? "process id" : "thread id", t);
 		}
 		if (!threads_of_pid) {
+			snprintf(path, sizeof(path), "/proc/%ld", id);
+			if (access(path, F_OK)) {
+				free(copy);
+				return error("cannot find thread %ld", id);
+			}
 			add_tid(s, (int)id);
 			continue;
 		}
@@ -225,6 +231,7 @@ static int nr_slots(const struct stat_ctx *s)
 /* Opens every counter for this run; child is the command or -1. */
 static void open_counters(struct stat_ctx *s, pid_t child)
 {
+	const u64 guest_host = 1ULL << PD_ATTR_EXCLUDE_GUEST | 1ULL << PD_ATTR_EXCLUDE_HOST;
 	int slots = nr_slots(s);
 
 	for (int i = 0; i < s->nr_counters; i++) {
@@ -257,6 +264,11 @@ static void open_counters(struct stat_ctx *s, pid_t child)
 			if (fd >= 0) {
 				c->fds[k] = fd;
 				opened = 1;
+				continue;
+			}
+			if (errno == EINVAL && (attr.flags & guest_host)) {
+				attr.flags &= ~guest_host;	/* a PMU without them: as perf */
+				k--;
 				continue;
 			}
 			if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV ||

@@ -482,6 +482,55 @@ static int apply_format(struct pd_attr *attr, const char *format, u64 value)
 	return shift < 64 && value >> shift ? -1 : 0;
 }
 
+/* One term=value of pmu into attr: config, config1, config2 or a format. */
+static int apply_term(const char *pmu, struct pd_attr *attr, const char *term, u64 value)
+{
+	char file[160], fmt[256];
+
+	if (!strcmp(term, "config"))
+		attr->config = value;
+	else if (!strcmp(term, "config1"))
+		attr->config1 = value;
+	else if (!strcmp(term, "config2"))
+		attr->config2 = value;
+	else if (strchr(term, '/') || strlen(term) > 100)
+		return -1;
+	else if (snprintf(file, sizeof(file), "format/%s", term),
+		 read_pmu_file(pmu, file, fmt, sizeof(fmt)) || apply_format(attr, fmt, value))
+		return -1;
+	return 0;
+}
+
+/*
+ * A named event of pmu (sysfs events/NAME, e.g. "event=0x3c,umask=0x00")
+ * into attr.  Returns 0, or -1 when there is none or it cannot be used.
+ */
+static int apply_alias(const char *pmu, struct pd_attr *attr, const char *alias)
+{
+	char file[160], terms[512], *save = NULL;
+
+	if (strchr(alias, '/') || strlen(alias) > 100)
+		return -1;
+	snprintf(file, sizeof(file), "events/%s", alias);
+	if (read_pmu_file(pmu, file, terms, sizeof(terms)))
+		return -1;
+	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '='), *end;
+		u64 value = 1;
+
+		if (eq) {
+			*eq = 0;
+			errno = 0;
+			value = strtoull(eq + 1, &end, 0);
+			if (errno || end == eq + 1 || (*end && *end != '\n'))
+				return -1;
+		}
+		if (apply_term(pmu, attr, t, value))
+			return -1;
+	}
+	return 0;
+}
+
 /* "valid terms: " and pmu's format term names, then the built-in ones. */
 static void pmu_format_terms(const char *pmu, char *buf, size_t size)
 {
@@ -531,7 +580,7 @@ static int parse_pmu(struct parser *p, const char *text, size_t pmu_len, size_t 
 	memcpy(list, terms, (size_t)(close - terms));
 	list[close - terms] = 0;
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '='), *vend, file[160], fmt[256];
+		char *eq = strchr(t, '='), *vend;
 		size_t tpos = pos + pmu_len + 1 + (size_t)(t - list);
 		u64 value = 1;
 
@@ -550,21 +599,7 @@ static int parse_pmu(struct parser *p, const char *text, size_t pmu_len, size_t 
 				return fail(p, tpos, NULL, "bad value for term '%s'", t);
 			}
 		}
-		if (!strcmp(t, "config")) {
-			attr.config = value;
-			continue;
-		}
-		if (!strcmp(t, "config1")) {
-			attr.config1 = value;
-			continue;
-		}
-		if (!strcmp(t, "config2")) {
-			attr.config2 = value;
-			continue;
-		}
-		snprintf(file, sizeof(file), "format/%s", t);
-		if (strchr(t, '/') || read_pmu_file(pmu, file, fmt, sizeof(fmt)) ||
-		    apply_format(&attr, fmt, value)) {
+		if (apply_term(pmu, &attr, t, value) && (eq || apply_alias(pmu, &attr, t))) {
 			char help[512];
 
 			pmu_format_terms(pmu, help, sizeof(help));

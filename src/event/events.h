@@ -9,7 +9,8 @@
  *   a cache event       L1-dcache-load-misses, LLC-loads, dTLB-stores, ...
  *   a raw event         rNNNN (hex)
  *   a PMU event         pmu/term=value,term,.../ (sysfs format terms,
- *                       config, config1, config2, name)
+ *                       the PMU's named events, config, config1,
+ *                       config2, name)
  *   a tracepoint        sys:name, its id read from tracefs
  *
  * followed by ":modifiers" from u k h G H p pp ppp P S D I e W b.

@@ -137,6 +137,12 @@ layout "layout: -e with a tracepoint and unsupported events" shape \
 layout "layout: -a" shape -a -e task-clock,cs sleep 0.05
 layout "layout: -C 0" shape -C 0 -e task-clock sleep 0.05
 layout "layout: -I 40" shape -I 40 -e task-clock,page-faults ./busy 0.1
+if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
+	layout "layout: PMU events by sysfs name and by format term (-a)" shape \
+		-a -e msr/tsc/,msr/event=0x0,name=t0/ sleep 0.02
+else
+	skip "layout: PMU events by sysfs name and by format term (-a)" "no msr PMU"
+fi
 layout "csv: -x ," "csv_shape ," -x , ./busy 0.02
 layout "csv: -x ';' -r 2" "csv_shape ;" -x ';' -r 2 ./busy 0.02
 layout "csv: -x , -I 40" "csv_shape ," -x , -I 40 -e task-clock ./busy 0.1

@@ -220,6 +220,36 @@ static void test_pmu(void **state)
 	ev_list_free(&l);
 }
 
+/* msr/tsc/: a PMU's named event (sysfs events/tsc, "event=0x00") and a
+ * format term (format/event, "config:0-63") */
+static void test_pmu_alias(void **state)
+{
+	struct ev_list l;
+	struct ev_event *ev;
+	long type = -1;
+	FILE *f = fopen("/sys/bus/event_source/devices/msr/type", "r");
+
+	(void)state;
+	if (!f || fscanf(f, "%ld", &type) != 1) {
+		if (f)
+			fclose(f);
+		skip();
+	}
+	fclose(f);
+	f = fopen("/sys/bus/event_source/devices/msr/events/tsc", "r");
+	if (!f)
+		skip();
+	fclose(f);
+	ev = one(&l, "msr/tsc/");
+	assert_int_equal(ev->attr.type, type);
+	assert_int_equal(ev->attr.config, 0);
+	assert_string_equal(ev->name, "msr/tsc/");
+	ev_list_free(&l);
+	ev = one(&l, "msr/event=0x5/");
+	assert_int_equal(ev->attr.config, 5);
+	ev_list_free(&l);
+}
+
 static void test_tracepoint(void **state)
 {
 	struct ev_list l;
@@ -298,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_modifiers),
 		cmocka_unit_test(test_lists_and_groups),
 		cmocka_unit_test(test_pmu),
+		cmocka_unit_test(test_pmu_alias),
 		cmocka_unit_test(test_tracepoint),
 		cmocka_unit_test(test_errors),
 	};
