@@ -594,9 +594,10 @@ static int parse_pmu(struct parser *p, const char *text, size_t pmu_len, size_t 
 			errno = 0;
 			value = strtoull(eq + 1, &vend, 0);
 			if (errno || vend == eq + 1 || *vend) {
+				fail(p, tpos, NULL, "bad value for term '%s'", t);
 				free(list);
 				free(name);
-				return fail(p, tpos, NULL, "bad value for term '%s'", t);
+				return -1;
 			}
 		}
 		if (apply_term(pmu, &attr, t, value) && (eq || apply_alias(pmu, &attr, t))) {

@@ -315,6 +315,8 @@ static void test_errors(void **state)
 	expect_error("L1-DCACHE-LOADS", -1, "parser error");
 	expect_error("rXYZ", 0, "parser error");
 	expect_error("nosuchpmu/config=1/", 0, "Cannot find PMU `nosuchpmu'. Missing kernel support?");
+	/* found by fuzz/fuzz_events: the message named a freed term */
+	expect_error("software/config=zz/", 9, "bad value for term 'config'");
 	expect_error("sched:no_such_tracepoint", 0, "unknown tracepoint");
 	expect_error("L1-icache-stores", 0,
 		     "invalid cache event 'L1-icache-stores': the cache has no such operation");
