@@ -13,7 +13,9 @@
  * signal to wait4(), which also gives user/sys time and peak RSS.
  *
  * Events the kernel does not have here (ENOENT, EOPNOTSUPP, ...) are
- * "<not supported>", silently as in perf; a PMU that refuses the
+ * "<not supported>", silently as in perf; an event an ordinary user may
+ * not count in the kernel counts user space only and is named "...:u",
+ * as perf falls back (silently too); a PMU that refuses the
  * guest/host exclusion bits (EINVAL) gets the event without them, as perf
  * retries; other failures are reported once and the rest still count.  With -r N the runs' counts are
  * averaged; a run that fails stops the repeat with a message.  SIGINT
@@ -201,7 +203,7 @@ void stat_setup_counters(struct stat_ctx *s)
 		c->supported = 1;
 		c->unit = "";
 		c->scale = 1;
-		if (c->ev.attr.type == PERF_TYPE_SOFTWARE &&
+		if (c->ev.attr.type == PERF_TYPE_SOFTWARE && !c->ev.pmu_syntax &&
 		    (c->ev.attr.config == PERF_COUNT_SW_TASK_CLOCK ||
 		     c->ev.attr.config == PERF_COUNT_SW_CPU_CLOCK)) {
 			c->unit = "msec";
@@ -226,6 +228,44 @@ void stat_reset_results(struct stat_ctx *s)
 static int nr_slots(const struct stat_ctx *s)
 {
 	return s->nr_cpus ? s->nr_cpus : s->nr_tids ? s->nr_tids : 1;
+}
+
+/* kernel.perf_event_paranoid, or 2 when it cannot be read. */
+static int paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+/*
+ * perf's answer to EACCES for an ordinary user: an event that may count
+ * the kernel counts user space only from then on, and its name gets "u"
+ * (":u" when it has no modifiers yet).  Returns 1 when *attr changed.
+ */
+static int user_fallback(struct stat_ctx *s, int i, struct pd_attr *attr)
+{
+	struct stat_counter *c = &s->counters[i];
+	const char *name = c->ev.name;
+	char *renamed;
+	size_t len = strlen(name);
+
+	if (PD_ATTR_FLAG(attr, PD_ATTR_EXCLUDE_KERNEL) || PD_ATTR_FLAG(attr, PD_ATTR_EXCLUDE_USER) ||
+	    paranoid_level() <= 1)
+		return 0;
+	renamed = xmalloc(len + 3);
+	snprintf(renamed, len + 3, "%s%su", name, strchr(name, '/') || strchr(name, ':') ? "" : ":");
+	free(s->events.events[i].name);
+	s->events.events[i].name = c->ev.name = renamed;
+	c->ev.attr.flags |= 1ULL << PD_ATTR_EXCLUDE_KERNEL | 1ULL << PD_ATTR_EXCLUDE_HV;
+	attr->flags |= 1ULL << PD_ATTR_EXCLUDE_KERNEL | 1ULL << PD_ATTR_EXCLUDE_HV;
+	return 1;
 }
 
 /* Opens every counter for this run; child is the command or -1. */
@@ -264,6 +304,10 @@ static void open_counters(struct stat_ctx *s, pid_t child)
 			if (fd >= 0) {
 				c->fds[k] = fd;
 				opened = 1;
+				continue;
+			}
+			if ((errno == EACCES || errno == EPERM) && user_fallback(s, i, &attr)) {
+				k--;
 				continue;
 			}
 			if (errno == EINVAL && (attr.flags & guest_host)) {

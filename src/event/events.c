@@ -617,6 +617,7 @@ static int parse_pmu(struct parser *p, const char *text, size_t pmu_len, size_t 
 	ev->attr.config = attr.config;
 	ev->attr.config1 = attr.config1;
 	ev->attr.config2 = attr.config2;
+	ev->pmu_syntax = 1;
 	*named = name != NULL;
 	if (name) {
 		free(ev->name);

@@ -42,6 +42,8 @@ struct ev_event {
 	unsigned precise_max:1;	/* :P, the highest precise_ip that opens */
 	unsigned weak_group:1;	/* :W, break the group up if it cannot open */
 	unsigned exclude_gh:1;	/* G or H given: the guest/host bits are set */
+	unsigned pmu_syntax:1;	/* given as pmu/terms/ (perf stat shows such a
+				   clock in ns, not msec) */
 };
 
 /* The events of one or more -e arguments, in order. */

@@ -10,7 +10,8 @@
 # perf's lines is cut off first.  CSV lines are compared by fields (the
 # numeric ones as "N"), JSON lines by their keys and string values.
 # Covered: the default events, -e lists with modifiers and a tracepoint,
-# -r, --null, -a, -C, -x, -j, -I.  Then the numbers against independent
+# -r, --null, -a, -C, -x, -j, -I, and an ordinary user's fallback to
+# user-space counting (names "...:u").  Then the numbers against independent
 # measures: a busy loop's task-clock against its elapsed time and perf's
 # "CPUs utilized"; the page faults of a program touching N pages; a sleep's
 # elapsed time; user time of the busy loop.  Exit status (the command's,
@@ -134,6 +135,8 @@ layout "layout: -e list with modifiers" shape \
 	-e task-clock,cs,dummy,page-faults:u,cpu-clock:k,minor-faults ./busy 0.02
 layout "layout: -e with a tracepoint and unsupported events" shape \
 	-e cpu-clock,sched:sched_switch,cycles,instructions,L1-dcache-load-misses ./busy 0.02
+layout "layout: clocks by PMU syntax count in ns" shape \
+	-e software/config=1/,task-clock,software/config=0,name=cc/ ./busy 0.02
 layout "layout: -a" shape -a -e task-clock,cs sleep 0.05
 layout "layout: -C 0" shape -C 0 -e task-clock sleep 0.05
 layout "layout: -I 40" shape -I 40 -e task-clock,page-faults ./busy 0.1
@@ -149,6 +152,35 @@ layout "csv: -x , -I 40" "csv_shape ," -x , -I 40 -e task-clock ./busy 0.1
 layout "json: -j" json_shape -j ./busy 0.02
 layout "json: -j -r 2" json_shape -j -r 2 ./busy 0.02
 layout "json: -j -e with no metric" json_shape -j -e dummy ./busy 0.02
+
+# an ordinary user at perf_event_paranoid >= 2: perf's fallback to user
+# space, each event named "...:u" ("...u" after other modifiers)
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || [ "$paranoid" -lt 2 ]; then
+	skip "layout: an ordinary user's user-only fallback" "needs root, setpriv and perf_event_paranoid >= 2"
+else
+	chmod 755 "$TMP"
+	as_nobody()
+	{
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	}
+	as_nobody perf stat "$TMP/busy" 0.02 2>perf.raw
+	rc_perf=$?
+	as_nobody "$PROF" stat "$TMP/busy" 0.02 2>prof.raw
+	rc_prof=$?
+	shape <perf.raw >perf.out
+	shape <prof.raw >prof.out
+	cp prof.raw prof.err
+	judge "layout: an ordinary user's user-only fallback (default events)" "$rc_perf" "$rc_prof"
+	as_nobody perf stat -e cpu-clock:p,software/config=1/,page-faults "$TMP/busy" 0.02 2>perf.raw
+	rc_perf=$?
+	as_nobody "$PROF" stat -e cpu-clock:p,software/config=1/,page-faults "$TMP/busy" 0.02 2>prof.raw
+	rc_prof=$?
+	shape <perf.raw >perf.out
+	shape <prof.raw >prof.out
+	cp prof.raw prof.err
+	judge "layout: an ordinary user's user-only fallback (modifiers, PMU syntax)" "$rc_perf" "$rc_prof"
+fi
 
 # value LABEL FILE: the first number on the line naming LABEL
 value()
@@ -260,11 +292,11 @@ fi
 
 # --compare: different commands differ; the same command (twice, to allow
 # for the 5% of false alarms a test at p < 0.05 gives) does not
-"$PROF" stat --null -r 5 --warmup 1 --compare 'sleep 0.02' 'sleep 0.08' 2>cmp.txt
+"$PROF" stat --null -r 5 --warmup 1 --compare 'sleep 0.02' 'sleep 0.2' 2>cmp.txt
 if grep -q "Welch's t-test" cmp.txt && awk '/^ elapsed/ { getline; print }' cmp.txt | grep -q ' slower (p = '; then
-	ok "--compare: sleep 0.08 is slower than sleep 0.02"
+	ok "--compare: sleep 0.2 is slower than sleep 0.02"
 else
-	not_ok "--compare: sleep 0.08 is slower than sleep 0.02" "$(cat cmp.txt)"
+	not_ok "--compare: sleep 0.2 is slower than sleep 0.02" "$(cat cmp.txt)"
 fi
 same=0
 for try in 1 2; do
@@ -284,9 +316,9 @@ if awk '/^ page-faults/ { print; getline; print }' same.txt | grep -q '%'; then
 else
 	not_ok "--compare: counters are compared too" "$(cat same.txt)"
 fi
-"$PROF" stat -j -o base.json -r 4 -e task-clock sleep 0.02 2>/dev/null
-"$PROF" stat --baseline base.json -r 4 -e task-clock sleep 0.1 2>basecmp.txt
-if grep -q '^{"time" : "elapsed", "runs" : 4' base.json &&
+"$PROF" stat -j -o base.json -r 5 -e task-clock sleep 0.02 2>/dev/null
+"$PROF" stat --baseline base.json -r 5 -e task-clock sleep 0.2 2>basecmp.txt
+if grep -q '^{"time" : "elapsed", "runs" : 5' base.json &&
 	awk '/^ elapsed/ { getline; print }' basecmp.txt | grep -q ' slower (p = '; then
 	ok "--baseline: a slower command against saved -j results"
 else
