@@ -7,7 +7,9 @@
  * are opened: for a command alone, one per event on the child (inherit,
  * enable_on_exec, so they count from the exec and follow children); with
  * -a/-C one per event per CPU, with -p/-t one per event per thread, both
- * enabled just before the command starts.  Counters read value, time
+ * enabled just before the command starts.  The members of a {group} are
+ * opened under their leader's counter, so the kernel schedules them
+ * together; each is still read on its own.  Counters read value, time
  * enabled and time running; a count that ran part of the time is scaled
  * up by enabled/running, as perf does.  The time runs from the start
  * signal to wait4(), which also gives user/sys time and peak RSS.
@@ -277,7 +279,7 @@ static void open_counters(struct stat_ctx *s, pid_t child)
 	for (int i = 0; i < s->nr_counters; i++) {
 		struct stat_counter *c = &s->counters[i];
 		struct pd_attr attr = c->ev.attr;
-		int opened = 0;
+		int member = c->ev.leader != i, opened = 0;
 
 		if (!c->fds)
 			c->fds = xmalloc((size_t)slots * sizeof(int));
@@ -290,16 +292,22 @@ static void open_counters(struct stat_ctx *s, pid_t child)
 		attr.sample_type = PD_SAMPLE_IDENTIFIER;
 		attr.read_format = PD_FORMAT_TOTAL_TIME_ENABLED | PD_FORMAT_TOTAL_TIME_RUNNING;
 		attr.flags &= ~(1ULL << PD_ATTR_FREQ);
-		attr.flags |= 1ULL << PD_ATTR_DISABLED;
+		if (!member)	/* members follow their leader */
+			attr.flags |= 1ULL << PD_ATTR_DISABLED;
 		if (!s->no_inherit)
 			attr.flags |= 1ULL << PD_ATTR_INHERIT;
-		if (!s->nr_cpus && !s->nr_tids)
+		if (!s->nr_cpus && !s->nr_tids && !member)
 			attr.flags |= 1ULL << PD_ATTR_ENABLE_ON_EXEC;
 		for (int k = 0; k < slots; k++) {
 			pid_t pid = s->nr_cpus ? -1 : s->nr_tids ? s->tids[k] : child;
 			int cpu = s->nr_cpus ? s->cpus[k] : -1;
-			int fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1,
-					      PERF_FLAG_FD_CLOEXEC);
+			int group_fd = member ? s->counters[c->ev.leader].fds[k] : -1;
+			int fd;
+
+			if (member && group_fd < 0)
+				break;	/* its leader did not open here */
+			fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd,
+					  PERF_FLAG_FD_CLOEXEC);
 
 			if (fd >= 0) {
 				c->fds[k] = fd;

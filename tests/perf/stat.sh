@@ -135,6 +135,7 @@ layout "layout: -e list with modifiers" shape \
 	-e task-clock,cs,dummy,page-faults:u,cpu-clock:k,minor-faults ./busy 0.02
 layout "layout: -e with a tracepoint and unsupported events" shape \
 	-e cpu-clock,sched:sched_switch,cycles,instructions,L1-dcache-load-misses ./busy 0.02
+layout "layout: a group with modifiers" shape -e '{task-clock,page-faults}:u,cs' ./busy 0.02
 layout "layout: clocks by PMU syntax count in ns" shape \
 	-e software/config=1/,task-clock,software/config=0,name=cc/ ./busy 0.02
 layout "layout: -a" shape -a -e task-clock,cs sleep 0.05
