@@ -659,11 +659,11 @@ static int parse_event(struct parser *p, size_t *at, int in_group)
 
 		if (parse_pmu(p, text, pmu_len, &end, &ev, &named))
 			return -1;
-		/* modifiers straight after the '/', or after a ':' */
+		/* modifiers come straight after the '/' (perf takes no ':' here) */
 		len = strcspn(p->str + end, ",{}");
-		m = p->str + end + (p->str[end] == ':');
-		mlen = len - (p->str[end] == ':');
-		if (len && (check_modifiers(p, m, mlen, (size_t)(m - p->str) + (m == p->str + end)) ||
+		m = p->str + end;
+		mlen = len;
+		if (len && (check_modifiers(p, m, mlen, (size_t)(m - p->str)) ||
 			    apply_modifiers(p, ev, m, mlen, (size_t)(m - p->str), 0))) {
 			free(ev->name);
 			p->list->nr--;
@@ -779,13 +779,29 @@ int ev_parse(struct ev_list *list, const char *str, struct ev_error *err)
 void ev_error_print(const char *str, const struct ev_error *err)
 {
 	const char *lead = "event syntax error: ";
-	int indent = (int)strlen(error_get_prefix()) + 2 + (int)strlen(lead) + err->pos + 1;
+	int max_len = 80 - 2 - (int)strlen(lead);	/* perf's width off a terminal */
+	int len = (int)strlen(str), cut = 0, indent;
+	char *shown;
 
-	error("%s'%s'", lead, str);
+	/* as perf: a marker far right cuts the start, a long rest the end */
+	if (err->pos > 13)
+		cut = err->pos - 13;
+	if (cut > len)
+		cut = len;
+	shown = xstrdup(str + cut);
+	if (cut && len - cut >= 2)
+		shown[0] = shown[1] = '.';
+	if (len - cut > max_len) {
+		shown[max_len - 1] = shown[max_len - 2] = '.';
+		shown[max_len] = 0;
+	}
+	indent = (int)strlen(error_get_prefix()) + 2 + (int)strlen(lead) + err->pos - cut + 1;
+	error("%s'%s'", lead, shown);
 	fprintf(stderr, "%*s\\___ %s\n", indent, "", err->msg);
 	if (err->help[0])
 		fprintf(stderr, "\n%s\n", err->help);
 	fprintf(stderr, "Run 'perf list' for a list of valid events\n");
+	free(shown);
 }
 
 void ev_list_free(struct ev_list *list)

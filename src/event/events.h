@@ -69,7 +69,8 @@ int ev_parse(struct ev_list *list, const char *str, struct ev_error *err);
 /*
  * Prints err for str on stderr the way perf does ("event syntax error:
  * 'str'", a marker under the failing position, the help, then "Run 'perf
- * list' ..."), after prof's error prefix.
+ * list' ..."), after prof's error prefix.  As perf, a position past 13
+ * cuts the start of str (shown as ".."), and str is cut to 58 columns.
  */
 void ev_error_print(const char *str, const struct ev_error *err);
 

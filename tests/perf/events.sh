@@ -88,3 +88,8 @@ bad_event "error: four p" cpu-clock:pppp
 bad_event "error: an unknown tracepoint" sched:no_such_tracepoint
 bad_event "error: an unknown PMU" nosuchpmu/config=1/
 bad_event "error: a trailing comma" cpu-clock,
+bad_event "error: a bad modifier far right (the start cut)" software/config=1/x
+bad_event "error: a colon after a PMU event" software/config=1/:u
+bad_event "error: a repeated modifier after a PMU event" software/config=1/uu
+bad_event "error: a long list (both ends cut)" \
+	cpu-clock,task-clock,page-faults,minor-faults,major-faults,context-switches,cpu-migrations,bogus,dummy,cs,migrations,faults,alignment-faults
