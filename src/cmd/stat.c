@@ -165,8 +165,9 @@ static int parse_tasks(struct stat_ctx *s, const char *list, int threads_of_pid)
 		DIR *dir;
 
 		if (end == t || *end || id <= 0) {
+			error("bad %s '%s'", threads_of_pid ? "process id" : "thread id", t);
 			free(copy);
-			return error("bad %s '%s'", threads_of_pid ? "process id" : "thread id", t);
+			return -1;
 		}
 		if (!threads_of_pid) {
 			snprintf(path, sizeof(path), "/proc/%ld", id);
@@ -196,7 +197,7 @@ void stat_setup_counters(struct stat_ctx *s)
 {
 	if (s->counters)
 		return;
-	s->nr_counters = s->events.nr;
+	s->nr_counters = s->null_run ? 0 : s->events.nr;	/* --null wins over -e */
 	s->counters = xcalloc((size_t)s->nr_counters + 1, sizeof(*s->counters));
 	for (int i = 0; i < s->nr_counters; i++) {
 		struct stat_counter *c = &s->counters[i];

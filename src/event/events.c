@@ -579,6 +579,12 @@ static int parse_pmu(struct parser *p, const char *text, size_t pmu_len, size_t 
 	list = xmalloc((size_t)(close - terms) + 1);
 	memcpy(list, terms, (size_t)(close - terms));
 	list[close - terms] = 0;
+	for (size_t i = 0; list[i]; i++) {	/* perf refuses empty terms */
+		if (list[i] == ',' && (i == 0 || list[i - 1] == ',' || !list[i + 1])) {
+			free(list);
+			return fail(p, pos + pmu_len + 1 + i, NULL, "parser error");
+		}
+	}
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(t, '='), *vend;
 		size_t tpos = pos + pmu_len + 1 + (size_t)(t - list);
@@ -586,6 +592,12 @@ static int parse_pmu(struct parser *p, const char *text, size_t pmu_len, size_t 
 
 		if (eq) {
 			*eq = 0;
+			if (!strcmp(t, "name") && !eq[1]) {
+				fail(p, tpos, NULL, "parser error");
+				free(list);
+				free(name);
+				return -1;
+			}
 			if (!strcmp(t, "name")) {
 				free(name);
 				name = xstrdup(eq + 1);

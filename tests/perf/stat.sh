@@ -245,6 +245,22 @@ if [ $rc -eq 255 ] && [ "$(wc -l <miss.err)" -eq 1 ] && grep -q does-not-exist m
 else
 	not_ok "a missing command: one error line, status 255 (as perf)" "status $rc" "$(cat miss.err)"
 fi
+for bad in "-p 0" "-t abc" "-p 999999999"; do
+	# shellcheck disable=SC2086
+	"$PROF" stat $bad true >/dev/null 2>bad.err
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <bad.err)" -eq 1 ] && ! sanitizer_report bad.err; then
+		ok "a bad target '$bad': one error line, status 1"
+	else
+		not_ok "a bad target '$bad': one error line, status 1" "status $rc" "$(failure_detail bad.err)"
+	fi
+done
+"$PROF" stat --null -e task-clock,cs true 2>null.err
+if [ $? -eq 0 ] && ! grep -q task-clock null.err && grep -q 'seconds time elapsed' null.err; then
+	ok "--null with -e counts nothing"
+else
+	not_ok "--null with -e counts nothing" "$(failure_detail null.err)"
+fi
 "$PROF" stat -r 3 --null sh -c 'exit 2' 2>rep.err
 rc=$?
 if [ $rc -eq 2 ] && grep -q 'run 1 of 3' rep.err && ! grep -q 'Performance counter' rep.err; then
@@ -252,7 +268,7 @@ if [ $rc -eq 2 ] && grep -q 'run 1 of 3' rep.err && ! grep -q 'Performance count
 else
 	not_ok "a failing run stops -r with a message and its status" "status $rc" "$(cat rep.err)"
 fi
-for bad in "-e bogus" "-I 5" "-C x" "-r 0" "-x , -j"; do
+for bad in "-e bogus" "-I 5" "-C x" "-r 0" "-x , -j" "-e software/name=/"; do
 	# shellcheck disable=SC2086
 	"$PROF" stat $bad true >/dev/null 2>bad.err
 	rc=$?

@@ -317,6 +317,9 @@ static void test_errors(void **state)
 	expect_error("nosuchpmu/config=1/", 0, "Cannot find PMU `nosuchpmu'. Missing kernel support?");
 	/* found by fuzz/fuzz_events: the message named a freed term */
 	expect_error("software/config=zz/", 9, "bad value for term 'config'");
+	expect_error("software/,/", -1, "parser error");
+	expect_error("software/config=1,,config1=2/", -1, "parser error");
+	expect_error("software/name=/", -1, "parser error");
 	expect_error("sched:no_such_tracepoint", 0, "unknown tracepoint");
 	expect_error("L1-icache-stores", 0,
 		     "invalid cache event 'L1-icache-stores': the cache has no such operation");
