@@ -16,6 +16,7 @@ struct command {
 static const struct command commands[] = {
 	{ "record", cmd_record, "run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "read a perf.data file and show its profile, header or records" },
+	{ "stat", cmd_stat, "run a command and count its events, time it, compare commands" },
 	{ NULL, NULL, NULL },
 };
 

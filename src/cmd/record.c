@@ -37,6 +37,8 @@
 #include "record_dsos.h"
 #include "record_synth.h"
 #include "record_zstd.h"
+#include "../event/events.h"
+#include "../event/tracing_data.h"
 #include "../format/writer.h"
 #include "../util/error.h"
 #include "../util/opt.h"
@@ -69,7 +71,7 @@
 /* One requested event. */
 struct event {
 	const char *spec;	/* as given to -e, also its name in the file */
-	char *owned;		/* the -e argument spec points into, or NULL */
+	char *owned;		/* spec when it came from -e, or NULL */
 	char name[96];		/* spec after fallbacks: "cpu-clock" for cycles,
 				   ":u" added for user-only sampling */
 	struct pd_attr attr;
@@ -85,36 +87,6 @@ struct ring {
 	u8 *data;
 	u64 mask;		/* data size - 1 */
 };
-
-/* A software or hardware event by perf's name. */
-struct event_name {
-	const char *name;
-	u32 type;
-	u64 config;
-};
-
-static const struct event_name event_names[] = {
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ NULL, 0, 0 },
-};
-
 
 /* What is recorded: a command only, tasks (-p/-t) or CPUs (-a/-C). */
 enum target_kind { TARGET_COMMAND, TARGET_TASKS, TARGET_CPUS };
@@ -175,54 +147,79 @@ static const char *const record_usage[] = {
 
 static struct record *the_record;	/* for the -e callback */
 
+/*
+ * -e: parses the list with the shared event syntax into r->events, each
+ * owning its name.  prof record does not sample groups, :S or tracepoints
+ * mixed with other events yet (they need group reads and sample ids that
+ * differ per event); those are refused here.
+ */
 static int opt_event(const struct opt *opt, const char *arg, int unset)
 {
 	struct record *r = the_record;
-	char *list = xstrdup(arg), *save = NULL;
-	int first = r->nr_events;
+	struct ev_list list = { 0 };
+	struct ev_error err;
+	int ret = 0;
 
-	for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-		if (r->nr_events == MAX_EVENTS) {
-			free(list);
-			return error("too many events (at most %d)", MAX_EVENTS);
-		}
-		r->events[r->nr_events++].spec = s;
+	if (ev_parse(&list, arg, &err)) {
+		ev_error_print(arg, &err);
+		return -1;
 	}
-	if (r->nr_events > first)
-		r->events[first].owned = list;
-	else
-		free(list);
+	for (int i = 0; i < list.nr && !ret; i++) {
+		struct ev_event *ev = &list.events[i];
+
+		if (r->nr_events == MAX_EVENTS)
+			ret = error("too many events (at most %d)", MAX_EVENTS);
+		else if (ev->nr_members != 1)
+			ret = error("event groups are not supported by prof record yet: '%s'", arg);
+		else if (ev->sample_read)
+			ret = error("the S modifier is not supported by prof record yet: '%s'", ev->name);
+		else if (r->nr_events && (ev->attr.type == PD_TYPE_TRACEPOINT) !=
+			 (r->events[0].attr.type == PD_TYPE_TRACEPOINT))
+			ret = error("tracepoints cannot be mixed with other events yet: '%s'",
+				    ev->name);
+		if (ret)
+			break;
+		r->events[r->nr_events].attr = ev->attr;
+		r->events[r->nr_events].owned = ev->name;
+		r->events[r->nr_events++].spec = ev->name;
+		ev->name = NULL;
+	}
+	ev_list_free(&list);
+	return ret;
+}
+
+/* The default event ("cycles") into ev->attr; -e events come parsed. */
+static int parse_event(struct event *ev)
+{
+	struct ev_list list = { 0 };
+	struct ev_error err;
+
+	if (ev->owned)
+		return 0;
+	if (ev_parse(&list, ev->spec, &err)) {
+		ev_error_print(ev->spec, &err);
+		return -1;
+	}
+	ev->attr = list.events[0].attr;
+	ev_list_free(&list);
 	return 0;
 }
 
-/* Parses "name[:mods]" into ev->attr; returns 0 or -1 after an error. */
-static int parse_event(struct event *ev)
+/* TRACING_DATA, which perf needs to read a file with tracepoints. */
+static void add_tracing_data(struct record *r)
 {
-	const char *colon = strchr(ev->spec, ':');
-	size_t len = colon ? (size_t)(colon - ev->spec) : strlen(ev->spec);
-	const struct event_name *n;
+	const char *names[MAX_EVENTS];
+	size_t size;
+	void *data;
 
-	for (n = event_names; n->name; n++)
-		if (strlen(n->name) == len && !strncmp(n->name, ev->spec, len))
-			break;
-	if (!n->name)
-		return error("unknown event '%s' (see 'perf list' for event names)", ev->spec);
-	ev->attr.type = n->type;
-	ev->attr.config = n->config;
-	ev->attr.flags |= 1ULL << PD_ATTR_EXCLUDE_GUEST;
-	for (const char *m = colon ? colon + 1 : ""; *m; m++) {
-		switch (*m) {
-		case 'u':
-			ev->attr.flags |= 1ULL << PD_ATTR_EXCLUDE_KERNEL | 1ULL << PD_ATTR_EXCLUDE_HV;
-			break;
-		case 'k':
-			ev->attr.flags |= 1ULL << PD_ATTR_EXCLUDE_USER | 1ULL << PD_ATTR_EXCLUDE_HV;
-			break;
-		default:
-			return error("unknown modifier '%c' in event '%s'", *m, ev->spec);
-		}
-	}
-	return 0;
+	if (r->events[0].attr.type != PD_TYPE_TRACEPOINT)
+		return;
+	for (int i = 0; i < r->nr_events; i++)
+		names[i] = r->events[i].spec;
+	data = ev_tracing_data(names, r->nr_events, &size);
+	if (data)
+		pw_add_feature(&r->out, PD_FEAT_TRACING_DATA, data, size);
+	free(data);
 }
 
 
@@ -260,7 +257,7 @@ static void setup_attrs(struct record *r)
 		int is_dummy = system_wide && i == r->nr_events - 1;
 
 		a->size = PW_ATTR_SIZE;
-		a->sample_type = base;
+		a->sample_type |= base;	/* tracepoints come with RAW|CPU|PERIOD */
 		a->read_format = PD_FORMAT_ID | PD_FORMAT_LOST;
 		a->flags |= 1ULL << PD_ATTR_SAMPLE_ID_ALL;
 		if (!is_dummy)	/* the dummy runs from the start */
@@ -273,6 +270,8 @@ static void setup_attrs(struct record *r)
 			a->sample_period = r->period;
 		} else if (is_dummy && !r->freq) {
 			a->sample_period = 1;
+		} else if (a->sample_period && !r->freq) {
+			/* the event's own period (1 for a tracepoint), as perf keeps it */
 		} else {
 			a->flags |= 1ULL << PD_ATTR_FREQ;
 			a->sample_period = r->freq ? (u64)r->freq : 4000;
@@ -1063,7 +1062,7 @@ int cmd_record(int argc, char **argv)
 	const char *callgraph_mode = NULL, *duration_arg = NULL, *mmap_arg = NULL;
 	struct opt opts[] = {
 		OPT_CALLBACK('e', "event", NULL, "event",
-			     "event selector: cpu-clock, task-clock, page-faults, ... with :u or :k",
+			     "event selector, perf's syntax: cpu-clock, sched:sched_switch, ... with :u, :k, ...",
 			     opt_event),
 		OPT_INTEGER('F', "freq", &r->freq, "profile at this frequency (default 4000)"),
 		OPT_U64('c', "count", &r->period, "event period to sample"),
@@ -1310,6 +1309,7 @@ int cmd_record(int argc, char **argv)
 		if (build_ids_size)
 			pw_add_feature(&r->out, PD_FEAT_BUILD_ID, build_ids, build_ids_size);
 		free(build_ids);
+		add_tracing_data(r);
 		if (r->nr_samples) {
 			u64 times[2] = { r->first_time, r->last_time };
 

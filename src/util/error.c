@@ -13,6 +13,11 @@ void error_set_prefix(const char *prefix)
 	error_prefix = prefix;
 }
 
+const char *error_get_prefix(void)
+{
+	return error_prefix;
+}
+
 void error_set_quiet(int quiet)
 {
 	error_quiet = quiet;

@@ -20,6 +20,8 @@
 
 /* Sets the prefix printed before every message; the string must outlive use. */
 void error_set_prefix(const char *prefix);
+/* The prefix printed before every message ("prof stat"). */
+const char *error_get_prefix(void);
 /* 0: print everything; 1: no warnings; 2: no warnings or errors. */
 void error_set_quiet(int quiet);
 
