@@ -85,6 +85,36 @@ struct script_evsel {
 	char name[256];
 };
 
+/*
+ * The call-chain line cache: the text of a frame line by the object and
+ * the address in it that the frame resolved to (for a kernel-mode frame,
+ * the address as recorded; for a frame outside every map, that address
+ * alone), which is what the text depends on: the symbol of an address of
+ * an object does not change.  Maps are still looked up for every frame
+ * (they differ between processes and over time); only the symbol lookup
+ * and the formatting are saved.  The cache is emptied when symbols may
+ * change: at a KSYMBOL, a kernel MMAP (modules), an MMAP2 that brings a
+ * build-id, and when the kernel's symbols load (which also fills the
+ * modules'): kernel-mode lines are kept only after that.
+ */
+#define FRAME_LINES (1u << 15)	/* direct-mapped */
+#define FRAME_TEXT 232		/* longer lines are not cached */
+
+struct frame_line {
+	const struct dso *dso;	/* NULL: no map */
+	u64 addr;		/* in dso (kernel mode: as recorded) */
+	u16 fields;		/* 0: empty */
+	u8 cpumode;
+	u8 len;
+	char text[FRAME_TEXT];
+};
+
+struct frame_cache {
+	struct frame_line *lines;	/* NULL: no call chains to print */
+	int kernel_ready;	/* the kernel map was hit (and so loaded and
+				   shrunk): kernel-mode lines may be kept */
+};
+
 struct script_ctx {
 	const char *input;	/* -i: file name, "-" for stdin */
 	const char *comms;	/* -c/--comms */
@@ -112,6 +142,7 @@ struct script_ctx {
 	unsigned char *cpu_bitmap;	/* NULL: every CPU */
 	struct time_range *time_ranges;
 	int nr_time_ranges;
+	struct frame_cache frames;
 	int exit_status;	/* of a run that stopped at setup: 255 when
 				   a check failed, 234 (perf's -EINVAL) for
 				   a bad --time */
@@ -328,6 +359,44 @@ static int check_attr(struct script_ctx *ctx, struct out_type *o, struct pd_file
 	return 0;
 }
 
+/* ---- the call-chain line cache ------------------------------------------------ */
+
+static void frames_init(struct frame_cache *fc)
+{
+	fc->lines = xcalloc(FRAME_LINES, sizeof(*fc->lines));
+}
+
+static void frames_free(struct frame_cache *fc)
+{
+	free(fc->lines);
+}
+
+static void frames_clear(struct frame_cache *fc)
+{
+	memset(fc->lines, 0, FRAME_LINES * sizeof(*fc->lines));
+}
+
+/* Empties the cache before a record that may change symbols reaches
+ * the session. */
+static void frames_record(struct frame_cache *fc, const struct pd_header *h)
+{
+	if (!fc->lines)
+		return;
+	if (h->type == PD_REC_KSYMBOL ||
+	    ((h->type == PD_REC_MMAP || h->type == PD_REC_MMAP2) &&
+	     (h->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL) ||
+	    (h->type == PD_REC_MMAP2 && (h->misc & PD_MISC_EXACT_IP)))
+		frames_clear(fc);
+}
+
+/* The slot of a frame line. */
+static struct frame_line *frame_slot(struct frame_cache *fc, const struct dso *dso, u64 addr)
+{
+	u64 h = (addr ^ (u64)(uintptr_t)dso) * 0x9e3779b97f4a7c15ULL;
+
+	return &fc->lines[h >> (64 - 15)];
+}
+
 /* ---- setup ------------------------------------------------------------------- */
 
 /* The number of CPUs of the recording machine (NRCPUS: available). */
@@ -530,6 +599,9 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 		return 1;
 	}
 	ctx->exit_status = 0;
+	for (u32 i = 0; i < f->nr_evsel && !ctx->frames.lines; i++)
+		if (ctx->evsels[i].callchain && (ctx->evsels[i].fields & SF_IP))
+			frames_init(&ctx->frames);
 	ctx->session = session_new(f, &sopts);
 	return ctx->session ? 0 : -1;
 }
@@ -581,22 +653,38 @@ static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr
 	script_put_addr(&ctx->out, fields, &a, chain_line);
 }
 
+/* Maps a call chain remembers: its addresses mostly fall in a few. */
+#define CHAIN_MAPS 8
+
 /*
  * perf's thread__resolve_callchain_sample() for a frame-pointer chain in
- * callee order, printed as it goes: each context marker sets the cpumode
+ * callee order, printed as it goes (through the line cache; an address in
+ * a map this chain already reached, in the same mode, is not looked up
+ * again: maps do not change within a record): each context marker sets the cpumode
  * of the addresses after it (user before the first), at most --max-stack
  * addresses are shown, and a marker perf does not know drops the chain.
  */
 static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct pd_sample *sample,
-			  const struct addr_location *al, int flags)
+			  const struct addr_location *al)
 {
+	struct frame_cache *fc = &ctx->frames;
+	struct {
+		u64 start, end, delta;	/* the map's range, addr - ip in it */
+		struct map *map;
+		struct dso *dso;
+		int cpumode;
+	} maps[CHAIN_MAPS];
 	u64 n = sample->callchain_nr;
 	size_t start = ctx->out.len;
 	int cpumode = PD_MISC_USER, shown = 0;
+	u32 nr_maps = 0;
 
 	for (u64 i = 0; i < n && shown < ctx->max_stack; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
+		u64 ip = pd_get64(sample->callchain + i * 8), key;
 		struct addr_location node;
+		struct frame_line *line;
+		size_t at;
+		u32 m;
 
 		if (ip >= PD_CONTEXT_MAX) {
 			cpumode = pd_context_cpumode(ip);
@@ -607,9 +695,57 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 			continue;
 		}
 		shown++;
-		session_resolve_addr_flags(ctx->session, al, sample->time, (u8)cpumode, ip, flags,
-					   &node);
+		for (m = 0; m < nr_maps; m++)
+			if (maps[m].cpumode == cpumode && ip >= maps[m].start && ip < maps[m].end)
+				break;
+		if (m < nr_maps) {
+			node.map = maps[m].map;
+			node.dso = maps[m].dso;
+			node.addr = ip + maps[m].delta;
+			node.cpumode = (u8)cpumode;
+		} else {
+			session_resolve_addr_flags(ctx->session, al, sample->time, (u8)cpumode, ip,
+						   SESSION_NO_SYMBOL, &node);
+			if (node.map && nr_maps < CHAIN_MAPS) {
+				maps[nr_maps].start = map_start(node.map);
+				maps[nr_maps].end = map_end(node.map);
+				maps[nr_maps].delta = node.addr - ip;
+				maps[nr_maps].map = node.map;
+				maps[nr_maps].dso = node.dso;
+				maps[nr_maps++].cpumode = cpumode;
+			}
+		}
+		node.sym = NULL;
+		key = !node.map || cpumode == PD_MISC_KERNEL ? ip : node.addr;
+		line = frame_slot(fc, node.dso, key);
+		if (line->dso == node.dso && line->addr == key && line->fields == fields &&
+		    line->cpumode == cpumode) {
+			script_put_mem(&ctx->out, line->text, line->len);
+			continue;
+		}
+		if (node.dso && (fields & SF_SYM))
+			node.sym = session_find_symbol(ctx->session, node.dso, node.addr);
+		at = ctx->out.len;
 		put_frame(ctx, fields, &node, ip, 1);
+		if (cpumode == PD_MISC_KERNEL && !fc->kernel_ready) {
+			/* kernel-mode lines are kept once the kernel's
+			   symbols (and with them the modules') are loaded */
+			if (node.map && !strcmp(dso_long_name(node.dso), "[kernel.kallsyms]")) {
+				fc->kernel_ready = 1;
+				frames_clear(fc);
+			}
+			continue;
+		}
+		/* not kept: lines too long, and offsets perf takes from the map */
+		if (ctx->out.len - at > FRAME_TEXT ||
+		    (node.sym && node.addr >= symbol_end(node.sym)))
+			continue;
+		line->dso = node.dso;
+		line->addr = key;
+		line->fields = (u16)fields;
+		line->cpumode = (u8)cpumode;
+		line->len = (u8)(ctx->out.len - at);
+		memcpy(line->text, ctx->out.buf + at, line->len);
 	}
 }
 
@@ -630,6 +766,8 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		if ((r = script_setup(ctx, f)))
 			return r;
 	}
+	if (ev->hdr->type != PD_REC_SAMPLE)
+		frames_record(&ctx->frames, ev->hdr);
 	if (session_event(ctx->session, ev))
 		return -1;
 	if (ev->hdr->type != PD_REC_SAMPLE || !evsel || evsel->idx >= ctx->nr_evsels)
@@ -664,7 +802,7 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if (se->fields & SF_IP) {
 		if (se->callchain) {
 			script_put_char(&ctx->out, '\n');
-			put_callchain(ctx, se->fields, &sample, &al, flags);
+			put_callchain(ctx, se->fields, &sample, &al);
 		} else {
 			script_put_char(&ctx->out, ' ');
 			put_frame(ctx, se->fields, &al, sample.ip, 0);
@@ -715,6 +853,7 @@ static void script_release(struct script_ctx *ctx)
 	free(ctx->tid_list);
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
+	frames_free(&ctx->frames);
 	script_out_free(&ctx->out);
 }
 

@@ -67,11 +67,13 @@ void script_put_char(struct script_out *o, char c)
 	o->len++;
 }
 
-static void put_mem(struct script_out *o, const char *s, size_t n)
+void script_put_mem(struct script_out *o, const char *s, size_t n)
 {
 	memcpy(reserve(o, n), s, n);
 	o->len += n;
 }
+
+#define put_mem script_put_mem
 
 static void put_str(struct script_out *o, const char *s)
 {

@@ -88,6 +88,9 @@ struct script_addr {
 void script_put_addr(struct script_out *o, unsigned fields, const struct script_addr *a,
 		     int chain_line);
 
+/* Writes n bytes as they are (a line written before). */
+void script_put_mem(struct script_out *o, const char *s, size_t n);
+
 /* Writes one character. */
 void script_put_char(struct script_out *o, char c);
 
