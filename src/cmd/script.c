@@ -599,9 +599,17 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 		return 1;
 	}
 	ctx->exit_status = 0;
-	for (u32 i = 0; i < f->nr_evsel && !ctx->frames.lines; i++)
-		if (ctx->evsels[i].callchain && (ctx->evsels[i].fields & SF_IP))
+	for (u32 i = 0; i < f->nr_evsel; i++) {
+		if (!ctx->evsels[i].callchain || !(ctx->evsels[i].fields & SF_IP))
+			continue;
+		if (!ctx->frames.lines)
 			frames_init(&ctx->frames);
+		if (f->evsel[i].attr.sample_type & PD_SAMPLE_STACK_USER) {
+			warning("%s: user stacks (--call-graph dwarf) are not unwound yet: "
+				"call chains show only what the kernel recorded", f->path);
+			break;
+		}
+	}
 	ctx->session = session_new(f, &sopts);
 	return ctx->session ? 0 : -1;
 }
@@ -862,10 +870,9 @@ int cmd_script(int argc, char **argv)
 	struct script_ctx ctx = { .max_stack = sysctl_max_stack() };
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
-		OPT_CALLBACK('F', "fields", &ctx, "str",
-			     "comma separated output fields, prepend with 'type:' (hw, sw, trace, "
-			     "raw, break, synth); +field to add and -field to remove. Fields: "
-			     "comm, tid, pid, time, cpu, event, ip, sym, dso, symoff, period",
+		OPT_CALLBACK('F', "fields", &ctx, "[type:]field,...",
+			     "output fields (comm, tid, pid, time, cpu, event, period, ip, sym, "
+			     "symoff, dso), or +field/-field; type: hw, sw, trace, raw, break, synth",
 			     fields_opt),
 		OPT_STRING('c', "comms", &ctx.comms, "comm[,comm...]", "only display events for these comms"),
 		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only consider symbols in these pids"),
