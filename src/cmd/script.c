@@ -86,8 +86,9 @@ struct script_evsel {
 };
 
 /*
- * The call-chain line cache: the text of a frame line by the object and
- * the address in it that the frame resolved to (for a kernel-mode frame,
+ * The line cache: the text of a call-chain line, or of what follows the
+ * address on a one-line sample, by the object and the address in it that
+ * the address resolved to (for a kernel-mode frame,
  * the address as recorded; for a frame outside every map, that address
  * alone), which is what the text depends on: the symbol of an address of
  * an object does not change.  Maps are still looked up for every frame
@@ -97,7 +98,8 @@ struct script_evsel {
  * build-id, and when the kernel's symbols load (which also fills the
  * modules'): kernel-mode lines are kept only after that.
  */
-#define FRAME_LINES (1u << 15)	/* direct-mapped */
+#define FRAME_BITS 15
+#define FRAME_LINES (1u << FRAME_BITS)	/* direct-mapped */
 #define FRAME_TEXT 232		/* longer lines are not cached */
 
 struct frame_line {
@@ -109,8 +111,11 @@ struct frame_line {
 	char text[FRAME_TEXT];
 };
 
+/* The tag of a one-line sample's text after its address (not a field). */
+#define SF_TAIL (1u << 15)
+
 struct frame_cache {
-	struct frame_line *lines;	/* NULL: no call chains to print */
+	struct frame_line *lines;	/* NULL: before setup */
 	int kernel_ready;	/* the kernel map was hit (and so loaded and
 				   shrunk): kernel-mode lines may be kept */
 };
@@ -359,7 +364,7 @@ static int check_attr(struct script_ctx *ctx, struct out_type *o, struct pd_file
 	return 0;
 }
 
-/* ---- the call-chain line cache ------------------------------------------------ */
+/* ---- the line cache ------------------------------------------------------ */
 
 static void frames_init(struct frame_cache *fc)
 {
@@ -394,7 +399,7 @@ static struct frame_line *frame_slot(struct frame_cache *fc, const struct dso *d
 {
 	u64 h = (addr ^ (u64)(uintptr_t)dso) * 0x9e3779b97f4a7c15ULL;
 
-	return &fc->lines[h >> (64 - 15)];
+	return &fc->lines[h >> (64 - FRAME_BITS)];
 }
 
 /* ---- setup ------------------------------------------------------------------- */
@@ -599,11 +604,10 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 		return 1;
 	}
 	ctx->exit_status = 0;
+	frames_init(&ctx->frames);
 	for (u32 i = 0; i < f->nr_evsel; i++) {
 		if (!ctx->evsels[i].callchain || !(ctx->evsels[i].fields & SF_IP))
 			continue;
-		if (!ctx->frames.lines)
-			frames_init(&ctx->frames);
 		if (f->evsel[i].attr.sample_type & PD_SAMPLE_STACK_USER) {
 			warning("%s: user stacks (--call-graph dwarf) are not unwound yet: "
 				"call chains show only what the kernel recorded", f->path);
@@ -661,6 +665,52 @@ static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr
 	script_put_addr(&ctx->out, fields, &a, chain_line);
 }
 
+/*
+ * Writes an address resolved without its symbol (SESSION_NO_SYMBOL) with
+ * the fields given, from the line cache or looked up and formatted and
+ * then kept: a whole call-chain line, or (tail) what follows the address
+ * on a one-line sample, whose address as recorded differs between
+ * processes.
+ */
+static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_location *node,
+		       u64 ip, int cpumode, int chain_line)
+{
+	struct frame_cache *fc = &ctx->frames;
+	u64 key = !node->map || cpumode == PD_MISC_KERNEL ? ip : node->addr;
+	unsigned tag = fields | (chain_line ? 0 : SF_TAIL);
+	struct frame_line *line = frame_slot(fc, node->dso, key);
+	size_t at;
+
+	if (line->dso == node->dso && line->addr == key && line->fields == tag &&
+	    line->cpumode == cpumode) {
+		script_put_mem(&ctx->out, line->text, line->len);
+		return;
+	}
+	node->sym = NULL;
+	if (node->dso && (fields & SF_SYM))
+		node->sym = session_find_symbol(ctx->session, node->dso, node->addr);
+	at = ctx->out.len;
+	put_frame(ctx, fields, node, ip, chain_line);
+	if (cpumode == PD_MISC_KERNEL && !fc->kernel_ready) {
+		/* kernel-mode lines are kept once the kernel's symbols (and
+		   with them the modules') are loaded */
+		if (node->map && !strcmp(dso_long_name(node->dso), "[kernel.kallsyms]")) {
+			fc->kernel_ready = 1;
+			frames_clear(fc);
+		}
+		return;
+	}
+	/* not kept: lines too long, and offsets perf takes from the map */
+	if (ctx->out.len - at > FRAME_TEXT || (node->sym && node->addr >= symbol_end(node->sym)))
+		return;
+	line->dso = node->dso;
+	line->addr = key;
+	line->fields = (u16)tag;
+	line->cpumode = (u8)cpumode;
+	line->len = (u8)(ctx->out.len - at);
+	memcpy(line->text, ctx->out.buf + at, line->len);
+}
+
 /* Maps a call chain remembers: its addresses mostly fall in a few. */
 #define CHAIN_MAPS 8
 
@@ -675,7 +725,6 @@ static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr
 static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct pd_sample *sample,
 			  const struct addr_location *al)
 {
-	struct frame_cache *fc = &ctx->frames;
 	struct {
 		u64 start, end, delta;	/* the map's range, addr - ip in it */
 		struct map *map;
@@ -688,10 +737,8 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 	u32 nr_maps = 0;
 
 	for (u64 i = 0; i < n && shown < ctx->max_stack; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8), key;
+		u64 ip = pd_get64(sample->callchain + i * 8);
 		struct addr_location node;
-		struct frame_line *line;
-		size_t at;
 		u32 m;
 
 		if (ip >= PD_CONTEXT_MAX) {
@@ -723,37 +770,7 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 				maps[nr_maps++].cpumode = cpumode;
 			}
 		}
-		node.sym = NULL;
-		key = !node.map || cpumode == PD_MISC_KERNEL ? ip : node.addr;
-		line = frame_slot(fc, node.dso, key);
-		if (line->dso == node.dso && line->addr == key && line->fields == fields &&
-		    line->cpumode == cpumode) {
-			script_put_mem(&ctx->out, line->text, line->len);
-			continue;
-		}
-		if (node.dso && (fields & SF_SYM))
-			node.sym = session_find_symbol(ctx->session, node.dso, node.addr);
-		at = ctx->out.len;
-		put_frame(ctx, fields, &node, ip, 1);
-		if (cpumode == PD_MISC_KERNEL && !fc->kernel_ready) {
-			/* kernel-mode lines are kept once the kernel's
-			   symbols (and with them the modules') are loaded */
-			if (node.map && !strcmp(dso_long_name(node.dso), "[kernel.kallsyms]")) {
-				fc->kernel_ready = 1;
-				frames_clear(fc);
-			}
-			continue;
-		}
-		/* not kept: lines too long, and offsets perf takes from the map */
-		if (ctx->out.len - at > FRAME_TEXT ||
-		    (node.sym && node.addr >= symbol_end(node.sym)))
-			continue;
-		line->dso = node.dso;
-		line->addr = key;
-		line->fields = (u16)fields;
-		line->cpumode = (u8)cpumode;
-		line->len = (u8)(ctx->out.len - at);
-		memcpy(line->text, ctx->out.buf + at, line->len);
+		put_cached(ctx, fields, &node, ip, cpumode, 1);
 	}
 }
 
@@ -765,7 +782,7 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	struct pd_sample sample;
 	struct addr_location al;
 	struct script_head head;
-	int flags, r;
+	int r;
 
 	if (!ctx->setup_done) {
 		/* a stream: its events, features and such come first */
@@ -788,8 +805,7 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	    (sample.cpu >= CPU_LIST_MAX || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
 		return 0;
 	se = &ctx->evsels[evsel->idx];
-	flags = se->fields & SF_SYM ? 0 : SESSION_NO_SYMBOL;
-	if (session_resolve_flags(ctx->session, ev, &sample, flags, &al))
+	if (session_resolve_flags(ctx->session, ev, &sample, SESSION_NO_SYMBOL, &al))
 		return 0;
 	if (thread_filtered(ctx, &al) || !se->fields)
 		return 0;
@@ -813,7 +829,9 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			put_callchain(ctx, se->fields, &sample, &al);
 		} else {
 			script_put_char(&ctx->out, ' ');
-			put_frame(ctx, se->fields, &al, sample.ip, 0);
+			if (se->fields & SF_IP)
+				put_frame(ctx, SF_IP, &al, sample.ip, 0);
+			put_cached(ctx, se->fields & ~SF_IP, &al, sample.ip, al.cpumode, 0);
 		}
 	}
 	script_put_char(&ctx->out, '\n');
