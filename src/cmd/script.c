@@ -20,6 +20,7 @@
 #include "../format/reader.h"
 #include "../output/script_stdio.h"
 #include "../session/session.h"
+#include "../symbol/symbol.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 #include "../util/timerange.h"
@@ -561,7 +562,11 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 		se->fields = ctx->types[out_type_of(evsel->attr.type)].fields;
 		se->callchain = ctx->use_callchain && (evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 		se->comm_unpadded = (se->fields & SF_IP) && se->callchain;
-		pd_evsel_name(f, evsel, se->name, sizeof(se->name));
+		/* perf script names a stream's events as the stream does */
+		if (evsel->stream_name)
+			snprintf(se->name, sizeof(se->name), "%s", evsel->stream_name);
+		else
+			pd_evsel_name(f, evsel, se->name, sizeof(se->name));
 		len = (int)strlen(se->name);
 		if (len > ctx->name_width)
 			ctx->name_width = len;
@@ -648,7 +653,8 @@ static int thread_filtered(const struct script_ctx *ctx, const struct addr_locat
 
 /* One resolved address as perf prints it; kernel addresses and those
  * without a map are shown as recorded, user ones relative to their
- * object (chain frames only: the sample's own ip is always absolute). */
+ * object (chain frames only: the sample's own ip is always absolute);
+ * objects by the name perf gives them (dso->name). */
 static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr_location *al,
 		      u64 ip, int chain_line)
 {
@@ -659,6 +665,12 @@ static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr
 		.map = al->map,
 		.dso = al->map ? dso_long_name(al->dso) : "[unknown]",
 	};
+
+	/* perf names a module by its "[name]", unless the file's build-id
+	   table listed it (then it made the dso by its path first) */
+	if (al->map && a.dso[0] != '[' && session_dso_is_kernel(al->dso) &&
+	    !al->dso->build_id_size)
+		a.dso = dso_short_name(al->dso);
 
 	if (chain_line && al->map && al->cpumode != PD_MISC_KERNEL)
 		a.ip = al->addr;
