@@ -430,8 +430,9 @@ static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
 		long v = strtol(tok, &end, 10);
 
 		if (*end || end == tok) {
+			error("problems parsing %s list: '%s'", what, tok);
 			free(copy);
-			return error("invalid %s '%s'", what, tok);
+			return -1;
 		}
 		(*out)[n++] = (s32)v;
 	}
@@ -598,10 +599,12 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 	}
 	if (ctx->comms)
 		ctx->comm_list = parse_comms(ctx->comms);
-	if (ctx->pids && parse_ints(ctx->pids, "pid", &ctx->pid_list, &ctx->nr_pids))
-		return -1;
-	if (ctx->tids && parse_ints(ctx->tids, "tid", &ctx->tid_list, &ctx->nr_tids))
-		return -1;
+	/* perf prints nothing and exits 0 on a bad list */
+	if ((ctx->pids && parse_ints(ctx->pids, "pid", &ctx->pid_list, &ctx->nr_pids)) ||
+	    (ctx->tids && parse_ints(ctx->tids, "tid", &ctx->tid_list, &ctx->nr_tids))) {
+		ctx->exit_status = 0;
+		return 1;
+	}
 	if (setup_fields(ctx, f))
 		return -1;
 	if (ctx->time_str && setup_time(ctx, f)) {

@@ -102,6 +102,7 @@ if record fp -g -- spin; then
 	both "fp -F comm,symoff (status 255)" "$f" -F comm,symoff
 	both "fp -F comm,+pid (status 129)" "$f" -F comm,+pid
 	both "fp -C 0 without CPUs (status 255)" "$f" -C 0
+	both "fp --pid x (nothing, status 0)" "$f" --pid x
 	both "fp -F sw: (nothing)" "$f" -F sw:
 	both "fp -F hw: (status 255)" "$f" -F hw:
 fi
@@ -158,6 +159,7 @@ if record --pipe pipe -g -- spin; then
 	both "pipe -F comm,tid (perf adds ip,sym)" "$f" -F comm,tid
 	both "pipe -F sw: (status 255)" "$f" -F sw:
 	both "pipe -F +cpu (status 234)" "$f" -F +cpu
+	both "pipe -C 0 without CPUs (status 255)" "$f" -C 0
 	perf script -i "$f" >"$TMP/perf.out" 2>/dev/null
 	"$PROF" script -i - <"$f" >"$TMP/prof.out" 2>"$TMP/prof.err"
 	judge "script pipe -i -" 0 $?
