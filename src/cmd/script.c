@@ -89,10 +89,9 @@ struct script_evsel {
 /*
  * The line cache: the text of a call-chain line, or of what follows the
  * address on a one-line sample, by the object and the address in it that
- * the address resolved to (for a kernel-mode frame,
- * the address as recorded; for a frame outside every map, that address
- * alone), which is what the text depends on: the symbol of an address of
- * an object does not change.  Maps are still looked up for every frame
+ * the address resolved to (in kernel mode, or outside every map: the
+ * address as recorded), which is all the text depends on: the symbol of
+ * an address of an object does not change.  Maps are still looked up for every frame
  * (they differ between processes and over time); only the symbol lookup
  * and the formatting are saved.  The cache is emptied when symbols may
  * change: at a KSYMBOL, a kernel MMAP (modules), an MMAP2 that brings a
@@ -131,9 +130,9 @@ struct script_ctx {
 	int hide_callchain;	/* -G */
 	int max_stack;		/* --max-stack */
 	int nanosecs;		/* --ns */
-	int quiet, force, verbose;	/* -q, -f, -v */
+	int quiet;		/* -q */
+	int force, verbose;	/* -f, -v: accepted, as perf's */
 	struct out_type types[NR_OUT_TYPES];	/* per output type */
-	int fields_changed;	/* some -F was given */
 
 	/* set up before the first sample */
 	int setup_done;
@@ -172,13 +171,13 @@ static int out_type_of(u32 attr_type)
 static void default_fields(struct script_ctx *ctx)
 {
 	for (int t = 0; t < NR_OUT_TYPES; t++)
-		ctx->types[t].fields = t == 2 ? TRACEPOINT_FIELDS : DEFAULT_FIELDS;
+		ctx->types[t].fields = t == PD_TYPE_TRACEPOINT ? TRACEPOINT_FIELDS : DEFAULT_FIELDS;
 }
 
 /* Fields no event of type t may print (perf's invalid_fields). */
 static unsigned invalid_fields(int t)
 {
-	return t == 2 ? 0 : SF_TRACE;
+	return t == PD_TYPE_TRACEPOINT ? 0 : SF_TRACE;
 }
 
 static int field_bit(const char *name, unsigned *bit)
@@ -236,7 +235,6 @@ static int fields_opt(const struct opt *opt, const char *arg, int unset)
 	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
 	int type = -1, rc = -1;
 
-	ctx->fields_changed = 1;
 	if (colon) {
 		*colon = '\0';
 		list = colon + 1;
@@ -313,7 +311,7 @@ out:
  * perf's evsel__check_stype(): a field whose sample bit the event lacks
  * is dropped, or is an error when -F named it.
  */
-static int check_stype(struct script_ctx *ctx, struct out_type *o, const struct pd_file *f,
+static int check_stype(struct out_type *o, const struct pd_file *f,
 		       const struct pd_evsel *evsel, u64 bit, const char *what,
 		       unsigned field, const char *field_name, int allow_user_set)
 {
@@ -333,18 +331,18 @@ static int check_stype(struct script_ctx *ctx, struct out_type *o, const struct 
 }
 
 /* perf's evsel__check_attr() for the fields prof prints. */
-static int check_attr(struct script_ctx *ctx, struct out_type *o, struct pd_file *f,
+static int check_attr(struct out_type *o, struct pd_file *f,
 		      const struct pd_evsel *evsel)
 {
 	u64 st = evsel->attr.sample_type;
 	int allow_user_set = pd_has_feature(f, PD_FEAT_AUXTRACE);
 
-	if (evsel->attr.type == 1 && evsel->attr.config == SW_DUMMY)
+	if (evsel->attr.type == PD_TYPE_SOFTWARE && evsel->attr.config == SW_DUMMY)
 		return 0;
 	if (pd_has_feature(f, PD_FEAT_STAT))
 		return 0;
 	if ((o->fields & SF_IP) &&
-	    check_stype(ctx, o, f, evsel, PD_SAMPLE_IP, "IP", SF_IP, "ip", 0))
+	    check_stype(o, f, evsel, PD_SAMPLE_IP, "IP", SF_IP, "ip", 0))
 		return -1;
 	if ((o->fields & SF_SYM) && !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
 		return error("display of symbols requested but neither sample IP nor "
@@ -354,13 +352,13 @@ static int check_attr(struct script_ctx *ctx, struct out_type *o, struct pd_file
 	if ((o->fields & SF_DSO) && !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
 		return error("display of DSO requested but no address to convert");
 	if ((o->fields & (SF_PID | SF_TID)) &&
-	    check_stype(ctx, o, f, evsel, PD_SAMPLE_TID, "TID", SF_TID | SF_PID, "", 0))
+	    check_stype(o, f, evsel, PD_SAMPLE_TID, "TID", SF_TID | SF_PID, "tid", 0))
 		return -1;
 	if ((o->fields & SF_TIME) &&
-	    check_stype(ctx, o, f, evsel, PD_SAMPLE_TIME, "TIME", SF_TIME, "time", 0))
+	    check_stype(o, f, evsel, PD_SAMPLE_TIME, "TIME", SF_TIME, "time", 0))
 		return -1;
 	if ((o->fields & SF_CPU) &&
-	    check_stype(ctx, o, f, evsel, PD_SAMPLE_CPU, "CPU", SF_CPU, "cpu", allow_user_set))
+	    check_stype(o, f, evsel, PD_SAMPLE_CPU, "CPU", SF_CPU, "cpu", allow_user_set))
 		return -1;
 	return 0;
 }
@@ -530,7 +528,7 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 			if (t == OUT_OTHER)
 				continue;
 			/* perf fails at the record: its status is -EINVAL's */
-			if (evsel->attr.sample_type && check_attr(ctx, o, f, evsel)) {
+			if (evsel->attr.sample_type && check_attr(o, f, evsel)) {
 				ctx->exit_status = 256 - EINVAL;
 				return -1;
 			}
@@ -538,18 +536,18 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 				o->fields |= SF_IP & ~o->user_unset_fields;
 				o->fields |= SF_SYM & ~o->user_unset_fields;
 			}
-		} else if (evsel->attr.type == (u32)t && o->fields && check_attr(ctx, o, f, evsel)) {
+		} else if (evsel->attr.type == (u32)t && o->fields && check_attr(o, f, evsel)) {
 			/* perf looks for the type's own number: "other" events
 			   (dynamic PMUs) are not checked */
 			return -1;
 		}
 	}
 	/* tracepoints with call chains show them (unless -F changed them) */
-	if (!f->pipe_mode && ctx->use_callchain && !ctx->types[2].user_set)
+	if (!f->pipe_mode && ctx->use_callchain && !ctx->types[PD_TYPE_TRACEPOINT].user_set)
 		for (u32 i = 0; i < f->nr_evsel; i++)
-			if (f->evsel[i].attr.type == 2 &&
+			if (f->evsel[i].attr.type == PD_TYPE_TRACEPOINT &&
 			    (f->evsel[i].attr.sample_type & PD_SAMPLE_CALLCHAIN)) {
-				ctx->types[2].fields |= SF_IP | SF_SYM | SF_DSO;
+				ctx->types[PD_TYPE_TRACEPOINT].fields |= SF_IP | SF_SYM | SF_DSO;
 				break;
 			}
 
