@@ -23,6 +23,7 @@
 #include "../symbol/symbol.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/pager.h"
 #include "../util/timerange.h"
 
 #include <errno.h>
@@ -938,13 +939,16 @@ int cmd_script(int argc, char **argv)
 		pd_close(&f);
 		return 1;
 	}
+	pager_start();
 	script_out_init(&ctx.out, 1);
 	ret = f.pipe_mode ? 0 : script_setup(&ctx, &f);
 	if (!ret)
 		ret = pd_process(&f, &ops, &ctx);
-	/* what was printed before an error stays printed, as with perf */
+	/* what was printed before an error stays printed, as with perf; a
+	   reader that went away (the pager quit) ends the run quietly */
 	if (script_out_flush(&ctx.out)) {
-		error("cannot write the output: %s", strerror(ctx.out.saved_errno));
+		if (ctx.out.saved_errno != EPIPE)
+			error("cannot write the output: %s", strerror(ctx.out.saved_errno));
 		ret = -1;
 	}
 	script_release(&ctx);
