@@ -169,6 +169,12 @@ static int out_type_of(u32 attr_type)
 	return attr_type == PERF_TYPE_SYNTH ? OUT_SYNTH : OUT_OTHER;
 }
 
+/* The attr type perf looks for as the events of output type t. */
+static u32 attr_type_of(int t)
+{
+	return t == OUT_SYNTH ? PERF_TYPE_SYNTH : (u32)t;
+}
+
 static void default_fields(struct script_ctx *ctx)
 {
 	for (int t = 0; t < NR_OUT_TYPES; t++)
@@ -497,13 +503,12 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 	/* a type whose fields -F emptied must have events (a stream's come
 	   later: perf checks before it has any) */
 	for (int t = 0; t < NR_OUT_TYPES; t++) {
-		u32 want = t == OUT_SYNTH ? PERF_TYPE_SYNTH : (u32)t;
 		int found = 0;
 
 		if (!ctx->types[t].user_set || ctx->types[t].wildcard_set || t == OUT_SYNTH)
 			continue;
 		for (u32 i = 0; i < f->nr_evsel && !f->pipe_mode; i++)
-			found |= f->evsel[i].attr.type == want;
+			found |= f->evsel[i].attr.type == attr_type_of(t);
 		if (!found)
 			return error("%s events do not exist: remove the corresponding -F option "
 				     "to proceed", type_desc[t]);
@@ -521,13 +526,12 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 		struct out_type *o = &ctx->types[t];
 
 		combined |= evsel->attr.sample_type;
-		if (seen[t])
-			continue;
-		seen[t] = 1;
 		if (f->pipe_mode) {
-			/* process_attr(): types past perf's table are not checked */
-			if (t == OUT_OTHER)
+			/* process_attr(): the first event of each type; types
+			   past perf's table are not checked */
+			if (t == OUT_OTHER || seen[t])
 				continue;
+			seen[t] = 1;
 			/* perf fails at the record: its status is -EINVAL's */
 			if (evsel->attr.sample_type && check_attr(o, f, evsel)) {
 				ctx->exit_status = 256 - EINVAL;
@@ -537,11 +541,15 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 				o->fields |= SF_IP & ~o->user_unset_fields;
 				o->fields |= SF_SYM & ~o->user_unset_fields;
 			}
-		} else if (evsel->attr.type == (u32)t && o->fields && check_attr(o, f, evsel)) {
-			/* perf looks for the type's own number: "other" events
-			   (dynamic PMUs) are not checked */
-			return -1;
+			continue;
 		}
+		/* perf checks the first event whose attr type is the output
+		   type's own number: "other" events (dynamic PMUs) are not */
+		if (evsel->attr.type != attr_type_of(t) || seen[t])
+			continue;
+		seen[t] = 1;
+		if (o->fields && check_attr(o, f, evsel))
+			return -1;
 	}
 	/* tracepoints with call chains show them (unless -F changed them) */
 	if (!f->pipe_mode && ctx->use_callchain && !ctx->types[PD_TYPE_TRACEPOINT].user_set)
