@@ -16,6 +16,7 @@ struct command {
 static const struct command commands[] = {
 	{ "record", cmd_record, "run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "read a perf.data file and show its profile, header or records" },
+	{ "script", cmd_script, "read a perf.data file and print its samples, as perf script does" },
 	{ "stat", cmd_stat, "run a command and count its events, time it, compare commands" },
 	{ NULL, NULL, NULL },
 };

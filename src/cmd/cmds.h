@@ -9,5 +9,6 @@
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif

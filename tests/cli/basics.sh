@@ -71,6 +71,17 @@ for args in "record -h" "help record"; do
 	fi
 done
 
+for args in "script -h" "help script"; do
+	# shellcheck disable=SC2086
+	run_prof "$out" "$err" $args
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q -- '--fields' "$out" && grep -qi 'usage' "$out" && [ ! -s "$err" ]; then
+		ok "prof $args shows the options on stdout"
+	else
+		not_ok "prof $args shows the options on stdout" "status $rc" "$(head -n 5 "$out" "$err")"
+	fi
+done
+
 usage_error "unknown long option exits 129" report --no-such-option
 usage_error "unknown short option exits 129" report -Z
 usage_error "stray argument exits 129" report stray-argument
@@ -78,6 +89,10 @@ usage_error "missing option value exits 129" report -i
 usage_error "value given to a boolean exits 129" report --stats=yes
 usage_error "record without a command exits 129" record
 usage_error "record with an unknown option exits 129" record --no-such-option -- true
+usage_error "script with an unknown option exits 129" script --no-such-option
+usage_error "script with a stray argument exits 129" script stray-argument
+usage_error "script with an unknown -F field exits 129" script -F comm,nosuch
+usage_error "script mixing -F field and +field exits 129" script -F comm,+pid
 
 run_prof "$out" "$err" no-such-command
 rc=$?

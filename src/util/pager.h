@@ -1,0 +1,20 @@
+/*
+ * pager.h - sends standard output through a pager when it is a terminal,
+ * as perf does: $PROF_PAGER, else $PAGER, else "less" (with LESS=FRX
+ * unless LESS is set); an empty pager or "cat" means none.
+ *
+ * A copy of what cmd/report.c does with its own (static) pager, for the
+ * commands after it.
+ */
+#ifndef PROF_UTIL_PAGER_H
+#define PROF_UTIL_PAGER_H
+
+/*
+ * Starts the pager when standard output is a terminal and makes it
+ * standard output; at exit, standard output is closed and the pager
+ * waited for.  Call before the first output.  Failures leave standard
+ * output as it was.
+ */
+void pager_start(void);
+
+#endif
