@@ -33,27 +33,22 @@
 #include "../util/cpu.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/pager.h"
+#include "../util/timerange.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CPUS 4096
+#define MAX_CPUS CPU_LIST_MAX
 #define MAX_STACK 127	/* perf's PERF_MAX_STACK_DEPTH, the default --max-stack
 			   when /proc/sys/kernel/perf_event_max_stack says none */
-
-/* One --time range in nanoseconds; 0 at either end: open. */
-struct time_range {
-	u64 start, end;
-};
 
 /* A sample's call chain resolved as perf's callchain cursor holds it; the
  * arrays have room for alloc items (chain_room()). */
@@ -281,42 +276,6 @@ static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
 	return 0;
 }
 
-/* perf's cpu list: "0-3,8"; CPUs must be below nr_cpus (the recording
- * machine's, as perf checks).  Returns 0, -1 on a bad list, -2 on a CPU
- * out of range (after perf's message). */
-static int parse_cpu_list(const char *str, unsigned char **bitmap, u32 nr_cpus)
-{
-	const char *p = str;
-
-	*bitmap = xcalloc(MAX_CPUS / 8, 1);
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0)
-			return error("invalid cpu list '%s'", str);
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return error("invalid cpu list '%s'", str);
-			p = end;
-		}
-		if (b >= nr_cpus) {
-			error("requested CPU %ld too large: the file has %u", b, nr_cpus);
-			return -2;
-		}
-		for (long c = a; c <= b; c++)
-			(*bitmap)[c / 8] |= 1 << (c % 8);
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return error("invalid cpu list '%s'", str);
-	}
-	return 0;
-}
-
 /* The number of CPUs of the recording machine (NRCPUS: available). */
 static u32 recorded_cpus(const struct pd_file *f)
 {
@@ -333,207 +292,16 @@ static u32 recorded_cpus(const struct pd_file *f)
 
 /* ---- --time ------------------------------------------------------------------ */
 
-/*
- * perf 6.1's time-utils.c rules, restated:
- *  - "START,END[ START,END...]": times are SEC[.FRACTION] (at most 9
- *    fraction digits, parsed with strtoul as perf does), either side may be
- *    empty (open); ranges are separated by white space after the END, must
- *    not hold a second comma, must not end before they start and must not
- *    overlap the next one (an END equal to the next START overlaps).
- *  - With a '%' anywhere the string is a list of percent slices of
- *    [first sample time, last sample time] from HEADER_SAMPLE_TIME:
- *    "P%/N[,...]" (the Nth slice of P%), else "A%-B%[,...]", else "P%"
- *    (the first P%).  A slice's end is one nanosecond short of the next
- *    slice's start unless it is the last sample time.  Percent slices are
- *    neither ordered nor checked for overlap.
- */
-
-/* perf's parse_nsec_time(): "SEC[.FRACTION]". */
-static int parse_time_point(const char *s, u64 *t)
-{
-	char frac[10], *end;
-	u64 sec, nsec = 0;
-	size_t n;
-
-	sec = strtoul(s, &end, 10);
-	if (*end != '.' && *end)
-		return -1;
-	if (*end == '.') {
-		n = strlen(++end);
-		if (n > 9)
-			return -1;
-		memcpy(frac, end, n);
-		memset(frac + n, '0', 9 - n);
-		frac[9] = '\0';
-		nsec = strtoul(frac, &end, 10);
-		if (*end)
-			return -1;
-	}
-	*t = sec * 1000000000ULL + nsec;
-	return 0;
-}
-
-/* One "START,END" (modified in place); an empty string leaves r as is. */
-static int parse_time_range(char *s, struct time_range *r)
-{
-	char *end_str = strchr(s, ',');
-
-	if (!*s)
-		return 0;
-	if (end_str)
-		*end_str++ = '\0';
-	r->start = r->end = 0;
-	if ((*s && parse_time_point(s, &r->start)) ||
-	    (end_str && *end_str && parse_time_point(end_str, &r->end)))
-		return -1;
-	return r->end && r->end < r->start ? -1 : 0;
-}
-
-/* Absolute ranges (s is modified).  Returns how many, or -1. */
-static int parse_time_ranges(char *s, struct time_range *r)
-{
-	int nr = 0, i;
-	char *p, *arg;
-
-	for (p = s; *p; p++)
-		nr += *p == ',';
-	if (!nr)
-		return -1;
-	for (i = 0, p = s; i < nr - 1; i++) {
-		arg = p;
-		/* the comma is there: each pass uses up exactly one */
-		for (p = strchr(p, ',') + 1; isspace((unsigned char)*p); p++)
-			;
-		for (; *p && !isspace((unsigned char)*p); p++)
-			if (*p == ',')
-				return -1;
-		if (*p)
-			*p++ = '\0';
-		if (parse_time_range(arg, &r[i]))
-			return -1;
-	}
-	if (parse_time_range(p, &r[i]))
-		return -1;
-	for (i = 0; i < nr - 1; i++)
-		if (r[i].end >= r[i + 1].start)
-			return -1;
-	return nr;
-}
-
-/* "P%" (s is modified at the '%'; text after it is ignored, as by perf). */
-static int parse_percent(char *s, double *fraction)
-{
-	char *pct = strchr(s, '%'), *end;
-	double d;
-
-	if (!pct)
-		return -1;
-	*pct = '\0';
-	d = strtod(s, &end);
-	if (end != pct)
-		return -1;
-	*fraction = d / 100.0;
-	return 0;
-}
-
-/* The slice [from, to] (fractions of the sample time span) as perf rounds
- * it. */
-static int set_percent_range(struct time_range *r, double from, double to, u64 first, u64 last)
-{
-	u64 span = last - first;
-
-	if (from < 0.0 || from > 1.0 || to < 0.0 || to > 1.0)
-		return -1;
-	/* in double, as perf computes it */
-	r->start = (u64)((double)first + round(from * (double)span));
-	r->end = (u64)((double)first + round(to * (double)span));
-	if (r->end > r->start && r->end != last)
-		r->end--;
-	return 0;
-}
-
-/* "P%/N": the Nth slice of P%. */
-static int parse_percent_slash(char *s, struct time_range *r, u64 first, u64 last)
-{
-	char *slash = strchr(s, '/'), *end;
-	double fraction;
-	int n;
-
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	if (parse_percent(s, &fraction))
-		return -1;
-	n = (int)strtol(slash + 1, &end, 10);
-	if (*end || fraction <= 0.0)
-		return -1;
-	return set_percent_range(r, fraction * (n - 1), fraction * n, first, last);
-}
-
-/* "A%-B%"; an empty string leaves r as is. */
-static int parse_percent_dash(char *s, struct time_range *r, u64 first, u64 last)
-{
-	char *dash = strchr(s, '-');
-	double from, to;
-
-	if (!*s)
-		return 0;
-	/* perf crashes on a piece without '-' */
-	if (!dash)
-		return -1;
-	*dash = '\0';
-	if (parse_percent(s, &from) || parse_percent(dash + 1, &to))
-		return -1;
-	return set_percent_range(r, from, to, first, last);
-}
-
-/* Percent slices (s is modified).  Returns how many, or -1. */
-static int parse_percent_ranges(char *s, struct time_range *r, u64 first, u64 last)
-{
-	int (*slice)(char *, struct time_range *, u64, u64);
-	char *pct = strchr(s, '%'), *comma;
-	size_t len = strlen(s);
-	int nr = 0;
-
-	if (strchr(s, '/')) {
-		slice = parse_percent_slash;
-	} else if (strchr(s, '-')) {
-		slice = parse_percent_dash;
-	} else {
-		/* "P%" alone is "P%/1": the first P% */
-		double fraction;
-
-		if (pct != s + len - 1 || parse_percent(s, &fraction) || fraction <= 0.0 ||
-		    set_percent_range(r, 0.0, fraction, first, last))
-			return -1;
-		return 1;
-	}
-	for (char *p = s; p < s + len; p = comma + 1) {
-		comma = strchr(p, ',');
-		if (comma)
-			*comma = '\0';
-		if (slice(p, &r[nr++], first, last))
-			return -1;
-		if (!comma)
-			break;
-	}
-	return nr;
-}
-
-/* --time: fills ctx->time_ranges.  Returns 0, or -EINVAL after an error
+/* --time: fills ctx->time_ranges (perf's percent slices need the file's
+ * first and last sample times).  Returns 0, or -EINVAL after an error
  * message (perf exits with its -EINVAL for a bad --time). */
 static int parse_time(struct report_ctx *ctx, struct pd_file *f)
 {
 	const char *s = ctx->time_str;
 	struct pd_feat_env env;
-	char *copy;
-	int size = 1, nr;
 
-	for (const char *p = s; *p; p++)
-		size += *p == ',';
-	ctx->time_ranges = xcalloc(size, sizeof(*ctx->time_ranges));
+	memset(&env, 0, sizeof(env));
 	if (strchr(s, '%')) {
-		memset(&env, 0, sizeof(env));
 		pd_feature_decode(f, PD_FEAT_SAMPLE_TIME, &env);
 		if (!env.first_sample_time && !env.last_sample_time) {
 			error("--time: %s has no first/last sample time (HEADER_SAMPLE_TIME): "
@@ -541,37 +309,15 @@ static int parse_time(struct report_ctx *ctx, struct pd_file *f)
 			      "(with --timestamp-boundary if --buildid-all was used)", f->path);
 			return -EINVAL;
 		}
-		copy = xstrdup(s);
-		nr = parse_percent_ranges(copy, ctx->time_ranges, env.first_sample_time,
-					  env.last_sample_time);
-	} else {
-		copy = xstrdup(s);
-		nr = parse_time_ranges(copy, ctx->time_ranges);
 	}
-	free(copy);
-	if (nr < 0) {
+	ctx->nr_time_ranges = time_ranges_parse(s, env.first_sample_time, env.last_sample_time,
+						&ctx->time_ranges);
+	if (ctx->nr_time_ranges < 0) {
+		ctx->nr_time_ranges = 0;
 		error("invalid time string '%s'", s);
 		return -EINVAL;
 	}
-	ctx->nr_time_ranges = nr;
 	return 0;
-}
-
-/* perf's perf_time__ranges_skip_sample(): is a sample at time t outside
- * --time?  A sample without a time never is; a single range is open where
- * it is 0, several ranges only at an end of 0. */
-static int time_skipped(const struct report_ctx *ctx, u64 t)
-{
-	const struct time_range *r = ctx->time_ranges;
-
-	if (!ctx->nr_time_ranges || !t)
-		return 0;
-	if (ctx->nr_time_ranges == 1)
-		return (r->start && t < r->start) || (r->end && t > r->end);
-	for (int i = 0; i < ctx->nr_time_ranges; i++)
-		if (t >= r[i].start && (t <= r[i].end || !r[i].end))
-			return 0;
-	return 1;
 }
 
 /* ---- progress and pager ------------------------------------------------------ */
@@ -618,56 +364,6 @@ static void progress_done(struct report_ctx *ctx)
 	if (ctx->progress_shown)
 		fputs("\r\033[K", stderr);
 	ctx->progress_shown = 0;
-}
-
-static pid_t pager_pid;
-
-/* Waits for the pager after the last output. */
-static void pager_wait(void)
-{
-	fflush(stdout);
-	fclose(stdout);
-	if (pager_pid > 0)
-		waitpid(pager_pid, NULL, 0);
-}
-
-/* Sends stdout through $PAGER ("less" by default, with LESS=FRX) when it
- * is a terminal, as perf does. */
-static void setup_pager(void)
-{
-	const char *pager = getenv("PROF_PAGER");
-	int fds[2];
-
-	if (!isatty(1))
-		return;
-	if (!pager)
-		pager = getenv("PAGER");
-	if (!pager)
-		pager = "less";
-	if (!*pager || !strcmp(pager, "cat"))
-		return;
-	if (pipe(fds))
-		return;
-	fflush(stdout);
-	pager_pid = fork();
-	if (pager_pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return;
-	}
-	if (!pager_pid) {
-		dup2(fds[0], 0);
-		close(fds[0]);
-		close(fds[1]);
-		setenv("LESS", "FRX", 0);
-		execlp("sh", "sh", "-c", pager, (char *)NULL);
-		_exit(127);
-	}
-	dup2(fds[1], 1);
-	close(fds[0]);
-	close(fds[1]);
-	signal(SIGPIPE, SIG_IGN);
-	atexit(pager_wait);
 }
 
 /* ---- the flat report ---------------------------------------------------------- */
@@ -1142,7 +838,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return 0;
 	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
-	if (time_skipped(ctx, sample.time))
+	if (time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))
 		return 0;
 	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags |
 				  (ctx->pipe ? SESSION_NO_SYMBOL : 0) |
@@ -1325,12 +1021,12 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 		if (!(sample_type & PD_SAMPLE_CPU))
 			error("file does not contain CPU events: remove -C to proceed");
 		else
-			r = parse_cpu_list(ctx->cpus, &ctx->cpu_bitmap, recorded_cpus(f));
+			r = cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, recorded_cpus(f));
 		if (r == -1)
 			return -1;
 		if (r || !(sample_type & PD_SAMPLE_CPU)) {
 			/* perf gives up after its preamble, and exits 0 */
-			setup_pager();
+			pager_start();
 			report_stdio_begin(stdout, lay, so, 0);
 			return 1;
 		}
@@ -1436,7 +1132,7 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 		goto out;
 	warn_lost(ctx, f);
 
-	setup_pager();
+	pager_start();
 	for (u32 i = 0; i < ctx->nr_hists; i++) {
 		hists_finish(&ctx->hists[i], ctx->dsos != NULL);
 		nr_entries += ctx->hists[i].nr_entries;
@@ -1640,7 +1336,7 @@ int cmd_report(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (ctx.header_only || ctx.header) {
 		if (!ctx.dump && !ctx.stats)
-			setup_pager();
+			pager_start();
 		if (!f.pipe_mode) {
 			ret = header_print(&f, stdout, ctx.show_info);
 		} else {

@@ -2,9 +2,6 @@
  * pager.h - sends standard output through a pager when it is a terminal,
  * as perf does: $PROF_PAGER, else $PAGER, else "less" (with LESS=FRX
  * unless LESS is set); an empty pager or "cat" means none.
- *
- * A copy of what cmd/report.c does with its own (static) pager, for the
- * commands after it.
  */
 #ifndef PROF_UTIL_PAGER_H
 #define PROF_UTIL_PAGER_H
