@@ -40,6 +40,7 @@
 #include "../event/events.h"
 #include "../event/tracing_data.h"
 #include "../format/writer.h"
+#include "../util/child.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 
@@ -835,47 +836,6 @@ static void write_lost_samples(struct record *r)
 	}
 }
 
-/*
- * Forks the command, stopped until go_fd is written; it runs with signal
- * mask mask and default handlers.  exec failures come back as an errno on
- * err_fd (close-on-exec, so a successful exec closes it).
- */
-static pid_t start_command(char **argv, const sigset_t *mask, int *go_fd, int *err_fd)
-{
-	int go[2], err[2];
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
-		return error("cannot create a pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork: %s", strerror(errno));
-	if (!pid) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(err[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	*go_fd = go[1];
-	*err_fd = err[0];
-	return pid;
-}
-
 /* Renames an existing non-empty output to OUTPUT.old, as perf does. */
 static void keep_old_output(const char *path)
 {
@@ -1178,7 +1138,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is a write error */
 
 	if (argc_left) {
-		child = start_command(argv, &orig_mask, &go_fd, &err_fd);
+		child = child_start(argv, &orig_mask, &go_fd, &err_fd);
 		if (child < 0) {
 			release(r, NULL, NULL, cmdline);
 			return 1;

@@ -46,7 +46,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CPUS CPU_LIST_MAX
 #define MAX_STACK 127	/* perf's PERF_MAX_STACK_DEPTH, the default --max-stack
 			   when /proc/sys/kernel/perf_event_max_stack says none */
 
@@ -274,20 +273,6 @@ static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
 	*nr = n;
 	free_list(items);
 	return 0;
-}
-
-/* The number of CPUs of the recording machine (NRCPUS: available). */
-static u32 recorded_cpus(const struct pd_file *f)
-{
-	if (f->feat_data[PD_FEAT_NRCPUS] && f->feat_size[PD_FEAT_NRCPUS] >= 4) {
-		u32 n = pd_get32(f->feat_data[PD_FEAT_NRCPUS]);
-
-		if (f->needs_swap)
-			n = __builtin_bswap32(n);
-		if (n && n <= MAX_CPUS)
-			return n;
-	}
-	return MAX_CPUS;
 }
 
 /* ---- --time ------------------------------------------------------------------ */
@@ -845,7 +830,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 				  (ctx->park && !ctx->filters.dsos ? SESSION_DEFER_KERNEL : 0), &al))
 		return 0;
 	if (ctx->cpu_bitmap &&
-	    (sample.cpu >= MAX_CPUS || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
+	    (sample.cpu >= CPU_LIST_MAX || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
 		return 0;
 	h = &ctx->hists[evsel->idx];
 	if (ctx->pipe) {
@@ -1021,7 +1006,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 		if (!(sample_type & PD_SAMPLE_CPU))
 			error("file does not contain CPU events: remove -C to proceed");
 		else
-			r = cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, recorded_cpus(f));
+			r = cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, pd_feature_nr_cpus(f, CPU_LIST_MAX));
 		if (r == -1)
 			return -1;
 		if (r || !(sample_type & PD_SAMPLE_CPU)) {

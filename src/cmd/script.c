@@ -410,20 +410,6 @@ static struct frame_line *frame_slot(struct frame_cache *fc, const struct dso *d
 
 /* ---- setup ------------------------------------------------------------------- */
 
-/* The number of CPUs of the recording machine (NRCPUS: available). */
-static u32 recorded_cpus(const struct pd_file *f)
-{
-	if (f->feat_data[PD_FEAT_NRCPUS] && f->feat_size[PD_FEAT_NRCPUS] >= 4) {
-		u32 n = pd_get32(f->feat_data[PD_FEAT_NRCPUS]);
-
-		if (f->needs_swap)
-			n = __builtin_bswap32(n);
-		if (n && n <= CPU_LIST_MAX)
-			return n;
-	}
-	return CPU_LIST_MAX;
-}
-
 /* A comma-separated list of integers (perf's intlist). */
 static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
 {
@@ -601,7 +587,7 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 			error("file does not contain CPU events: remove -C to proceed");
 			return -1;
 		}
-		if (cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, recorded_cpus(f)))
+		if (cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, pd_feature_nr_cpus(f, CPU_LIST_MAX)))
 			return -1;
 	}
 	if (ctx->comms)

@@ -26,6 +26,7 @@
  */
 #include "cmds.h"
 #include "stat.h"
+#include "../util/child.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 
@@ -405,50 +406,6 @@ static void print_interval(struct stat_ctx *s, double t0)
 	stat_print_interval(s, (now_ns() - t0) / 1e9);
 }
 
-/*
- * Forks argv, held until *go_fd is written; exec errors come back on
- * *err_fd.  It runs with mask and default signal handlers.
- */
-static pid_t start_command(char **argv, const sigset_t *mask, int *go_fd, int *err_fd)
-{
-	int go[2], err[2];
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC))
-		return error("cannot create a pipe: %s", strerror(errno));
-	if (pipe2(err, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return error("cannot create a pipe: %s", strerror(errno));
-	}
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork: %s", strerror(errno));
-	if (!pid) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(err[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	*go_fd = go[1];
-	*err_fd = err[0];
-	return pid;
-}
-
 /* Runs a --pre/--post shell command; returns its status. */
 static int run_hook(const char *cmd, const char *what)
 {
@@ -525,7 +482,7 @@ int stat_run_once(struct stat_ctx *s, char **argv)
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
 	if (argv) {
-		child = start_command(argv, &orig, &go_fd, &err_fd);
+		child = child_start(argv, &orig, &go_fd, &err_fd);
 		if (child < 0) {
 			sigprocmask(SIG_SETMASK, &orig, NULL);
 			return 255;

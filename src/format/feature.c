@@ -920,3 +920,16 @@ int pd_feature_apply_event_desc(struct pd_file *f)
 	}
 	return 0;
 }
+
+u32 pd_feature_nr_cpus(const struct pd_file *f, u32 max)
+{
+	if (f->feat_data[PD_FEAT_NRCPUS] && f->feat_size[PD_FEAT_NRCPUS] >= 4) {
+		u32 n = pd_get32(f->feat_data[PD_FEAT_NRCPUS]);
+
+		if (f->needs_swap)
+			n = __builtin_bswap32(n);
+		if (n && n <= max)
+			return n;
+	}
+	return max;
+}

@@ -184,6 +184,10 @@ int pd_feature_decode_all(struct pd_file *f, struct pd_feat_env *env, unsigned s
  */
 int pd_feature_apply_event_desc(struct pd_file *f);
 
+/* The recording machine's available CPUs (NRCPUS), or max when the file
+ * does not say or says more than max. */
+u32 pd_feature_nr_cpus(const struct pd_file *f, u32 max);
+
 /*
  * Looks up tracepoint id in the TRACING_DATA event formats and writes
  * "system:name" into buf.  Returns 0, or -1 when it is not there.
