@@ -43,6 +43,7 @@
 #include "../util/child.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/sysctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -526,20 +527,6 @@ static int sys_perf_event_open(struct pd_attr *attr, pid_t pid, int cpu)
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* The kernel.perf_event_paranoid setting, or 2 when it cannot be read. */
-static int paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int level = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = 2;
-		fclose(f);
-	}
-	return level;
-}
-
 /* The task slot t's pid for perf_event_open. */
 static pid_t slot_pid(const struct record *r, pid_t child, int t)
 {
@@ -582,7 +569,7 @@ static int open_event(struct record *r, struct event *ev, pid_t child, int is_de
 				     "run as root or lower kernel.perf_event_paranoid",
 				     ev->spec, r->target == TARGET_CPUS ? " system-wide" :
 				     r->target == TARGET_TASKS ? " on another process" : "",
-				     paranoid_level());
+				     sysctl_int("kernel/perf_event_paranoid", 2, 1));
 		if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PD_FORMAT_LOST)) {
 			ev->attr.read_format &= ~(u64)PD_FORMAT_LOST;	/* kernel < 6.0 */
 			i--;
@@ -628,7 +615,8 @@ static int open_event(struct record *r, struct event *ev, pid_t child, int is_de
 	}
 	if (user_only)
 		warning("kernel samples are not allowed (perf_event_paranoid is %d): "
-			"sampling '%s' in user space only", paranoid_level(), ev->spec);
+			"sampling '%s' in user space only",
+			sysctl_int("kernel/perf_event_paranoid", 2, 1), ev->spec);
 	return 0;
 }
 

@@ -33,6 +33,7 @@
 #include "../util/cpu.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/sysctl.h"
 #include "../util/pager.h"
 #include "../util/timerange.h"
 
@@ -1243,23 +1244,13 @@ static int percent_limit_opt(const struct opt *opt, const char *arg, int unset)
 	return 0;
 }
 
-/* perf's default --max-stack: the running kernel's perf_event_max_stack. */
-static int sysctl_max_stack(void)
-{
-	FILE *fp = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	int v = MAX_STACK;
-
-	if (fp) {
-		if (fscanf(fp, "%d", &v) != 1 || v < 0)
-			v = MAX_STACK;
-		fclose(fp);
-	}
-	return v;
-}
-
 int cmd_report(int argc, char **argv)
 {
-	struct report_ctx ctx = { .children_opt = -1, .max_stack = sysctl_max_stack() };
+	struct report_ctx ctx = {
+		.children_opt = -1,
+		/* perf's default: the running kernel's */
+		.max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0),
+	};
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
 		OPT_BOOLEAN(0, "stats", &ctx.stats, "display event stats"),

@@ -23,6 +23,7 @@
 #include "../symbol/symbol.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/sysctl.h"
 #include "../util/pager.h"
 #include "../util/timerange.h"
 
@@ -863,20 +864,6 @@ static void default_input(struct script_ctx *ctx)
 		ctx->input = "perf.data";
 }
 
-/* perf's default --max-stack: the running kernel's perf_event_max_stack. */
-static int sysctl_max_stack(void)
-{
-	FILE *fp = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	int v = MAX_STACK;
-
-	if (fp) {
-		if (fscanf(fp, "%d", &v) != 1 || v < 0)
-			v = MAX_STACK;
-		fclose(fp);
-	}
-	return v;
-}
-
 static void script_release(struct script_ctx *ctx)
 {
 	if (ctx->session)
@@ -893,7 +880,8 @@ static void script_release(struct script_ctx *ctx)
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_ctx ctx = { .max_stack = sysctl_max_stack() };
+	/* perf's default --max-stack: the running kernel's */
+	struct script_ctx ctx = { .max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0) };
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
 		OPT_CALLBACK('F', "fields", &ctx, "[type:]field,...",

@@ -29,6 +29,7 @@
 #include "../util/child.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/sysctl.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -234,20 +235,6 @@ static int nr_slots(const struct stat_ctx *s)
 	return s->nr_cpus ? s->nr_cpus : s->nr_tids ? s->nr_tids : 1;
 }
 
-/* kernel.perf_event_paranoid, or 2 when it cannot be read. */
-static int paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int level = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = 2;
-		fclose(f);
-	}
-	return level;
-}
-
 /*
  * perf's answer to EACCES for an ordinary user: an event that may count
  * the kernel counts user space only from then on, and its name gets "u"
@@ -261,7 +248,7 @@ static int user_fallback(struct stat_ctx *s, int i, struct pd_attr *attr)
 	size_t len = strlen(name);
 
 	if (PD_ATTR_FLAG(attr, PD_ATTR_EXCLUDE_KERNEL) || PD_ATTR_FLAG(attr, PD_ATTR_EXCLUDE_USER) ||
-	    paranoid_level() <= 1)
+	    sysctl_int("kernel/perf_event_paranoid", 2, 1) <= 1)
 		return 0;
 	renamed = xmalloc(len + 3);
 	snprintf(renamed, len + 3, "%s%su", name, strchr(name, '/') || strchr(name, ':') ? "" : ":");
