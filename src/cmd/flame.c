@@ -11,7 +11,9 @@
  * empties the chain); a sample without a call chain is its own address.
  * Frames are named as stackcollapse-perf.pl names them: the symbol
  * (argument lists, quotes and ';' tidied away), "[dso]" when the address
- * has a map but no symbol, "[unknown]" when it has no map.  The stack,
+ * has a map but no symbol (the file name whole, where the Perl script's
+ * parser cuts names like "memfd:x (deleted)"), "[unknown]" when it has
+ * no map.  The stack,
  * outermost caller first and the process name as its root, goes into the
  * trie of analysis/flame.h; output/flame_svg.h draws it.
  *
@@ -200,10 +202,15 @@ static u32 make_frame_name(struct flame_ctx *ctx, const struct dso *dso,
 		out = buf_room(ctx, 16);
 		len = (size_t)sprintf(out, "[unknown]");
 	} else {
+		/* the file name whole: "[memfd:x (deleted)]" */
 		out = buf_room(ctx, strlen(base) + 40);
 		len = (size_t)sprintf(out, ctx->addrs ? "[%s <%llx>]" : "[%s]", base,
 				      (unsigned long long)ip);
-		len = tidy_name(out, out);
+		for (size_t i = 0; i < len; i++)
+			if (out[i] == ';')
+				out[i] = ':';
+			else if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+				out[i] = '?';
 	}
 	if (ctx->kernel_marks && kernel)
 		len += (size_t)sprintf(out + len, "_[k]");
