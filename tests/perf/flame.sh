@@ -75,7 +75,8 @@ svg_titles()
 		sed -e 's/^<g><title>//' -e 's/<\/title>$//' \
 			-e 's/ (\([0-9,]*\) samples\{0,1\}, [^()]*)$/\t\1/' \
 			-e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&quot;/"/g' -e "s/&apos;/'/g" \
-			-e 's/&amp;/\&/g' | tr -d , | LC_ALL=C sort
+			-e 's/&amp;/\&/g' |
+		awk -F'\t' -v OFS='\t' '{ gsub(/,/, "", $2); print }' | LC_ALL=C sort
 }
 
 # well_formed FILE: the file parses as XML
