@@ -3,7 +3,11 @@
  *
  * Nodes are parallel arrays indexed by node number; a node is found from
  * its (parent, name) pair through one open-addressing table whose slots
- * hold the packed pair, so a probe touches the table only.  Names are
+ * hold the packed pair, so a probe touches the table only.  Whole stacks
+ * have a table of their own in front of the trie: most samples repeat a
+ * stack seen before, and finding it by its hash and comparing it with its
+ * stored copy reads memory in order, where walking the trie would miss
+ * the cache once per frame.  Names are
  * interned by content into another table.  flame_finish() orders every
  * node's children by name with two stable counting sorts (by the name's
  * rank among all names, then by parent), so it is linear in the nodes
@@ -136,6 +140,53 @@ u32 flame_name(struct flame *fl, const char *s, size_t len, enum flame_kind kind
 	return id;
 }
 
+static u64 hash_stack(const u32 *names, u32 n)
+{
+	u64 h = 0x9e3779b97f4a7c15ULL ^ n;
+
+	for (u32 i = 0; i < n; i++)
+		h = (h ^ names[i]) * 0xff51afd7ed558ccdULL;
+	h = hash_u64(h);
+	return h ? h : 1;
+}
+
+/* Doubles the whole-stack table. */
+static void grow_stacks(struct flame *fl)
+{
+	u32 n = fl->stack_mask ? (fl->stack_mask + 1) * 2 : MIN_SLOTS;
+	struct flame_stack_slot *v = xcalloc(n, sizeof(*v));
+
+	for (u32 i = 0; fl->stacks && i <= fl->stack_mask; i++) {
+		u32 s;
+
+		if (!fl->stacks[i].hash)
+			continue;
+		s = (u32)fl->stacks[i].hash & (n - 1);
+		while (v[s].hash)
+			s = (s + 1) & (n - 1);
+		v[s] = fl->stacks[i];
+	}
+	free(fl->stacks);
+	fl->stacks = v;
+	fl->stack_mask = n - 1;
+}
+
+/* Keeps a copy of names[0..n) for later compares; returns where. */
+static u64 keep_stack(struct flame *fl, const u32 *names, u32 n)
+{
+	u64 at = fl->stack_names_len;
+
+	if (at + n + 1 > fl->stack_names_room) {
+		while (at + n + 1 > fl->stack_names_room)
+			fl->stack_names_room = fl->stack_names_room ? fl->stack_names_room * 2 : 65536;
+		fl->stack_names = xrealloc(fl->stack_names, fl->stack_names_room * sizeof(u32));
+	}
+	fl->stack_names[at] = n;
+	memcpy(fl->stack_names + at + 1, names, (size_t)n * sizeof(u32));
+	fl->stack_names_len = at + n + 1;
+	return at;
+}
+
 void flame_init(struct flame *fl, int nr_inputs)
 {
 	memset(fl, 0, sizeof(*fl));
@@ -143,6 +194,7 @@ void flame_init(struct flame *fl, int nr_inputs)
 	arena_init(&fl->arena, 0);
 	grow_name_slots(fl);
 	grow_slots(fl);
+	grow_stacks(fl);
 	grow_nodes(fl);
 	flame_name(fl, "all", 3, FLAME_ROOT);	/* id 0: the root's */
 	fl->parent[0] = 0;
@@ -157,9 +209,9 @@ void flame_exit(struct flame *fl)
 	for (int in = 0; in < FLAME_MAX_INPUTS; in++) {
 		free(fl->self[in]);
 		free(fl->total[in]);
-		free(fl->last_names[in]);
-		free(fl->last_nodes[in]);
 	}
+	free(fl->stacks);
+	free(fl->stack_names);
 	free(fl->slot_key);
 	free(fl->slot_node);
 	free(fl->first);
@@ -174,26 +226,29 @@ void flame_exit(struct flame *fl)
 
 void flame_add(struct flame *fl, int input, const u32 *names, u32 n, u64 count)
 {
-	u32 *last_names, *last_nodes, cur = 0, i = 0;
+	u64 h = hash_stack(names, n);
+	u32 s = (u32)h & fl->stack_mask, cur = 0;
+	struct flame_stack_slot *slot;
 
-	if (n > fl->last_alloc[input]) {
-		u32 room = n < 64 ? 64 : n;
+	while ((slot = &fl->stacks[s])->hash) {
+		if (slot->hash == h) {
+			const u32 *copy = fl->stack_names + slot->at;
 
-		fl->last_names[input] = xrealloc(fl->last_names[input], room * sizeof(u32));
-		fl->last_nodes[input] = xrealloc(fl->last_nodes[input], room * sizeof(u32));
-		fl->last_alloc[input] = room;
+			if (copy[0] == n && !memcmp(copy + 1, names, (size_t)n * sizeof(u32))) {
+				fl->self[input][slot->leaf] += count;
+				return;
+			}
+		}
+		s = (s + 1) & fl->stack_mask;
 	}
-	last_names = fl->last_names[input];
-	last_nodes = fl->last_nodes[input];
-	while (i < n && i < fl->last_nr[input] && last_names[i] == names[i])
-		cur = last_nodes[i++];
-	for (; i < n; i++) {
+	for (u32 i = 0; i < n; i++)
 		cur = child_of(fl, cur, names[i]);
-		last_names[i] = names[i];
-		last_nodes[i] = cur;
-	}
-	fl->last_nr[input] = n;
 	fl->self[input][cur] += count;
+	slot->hash = h;
+	slot->leaf = cur;
+	slot->at = keep_stack(fl, names, n);
+	if (++fl->nr_stacks * 2 > fl->stack_mask + 1)
+		grow_stacks(fl);
 }
 
 static const char *const *sort_names;

@@ -17,8 +17,9 @@
  *
  * Invariants: a node's parent has a smaller index than the node; nothing
  * is allocated per sample (arrays grow by doubling, names live in an
- * arena); a lookup is a hash probe, and a stack that shares its first
- * frames with the previous one of the same input skips their lookups.
+ * arena); a stack seen before is found whole by its hash (one probe and a
+ * compare with its stored copy), a new one walks the trie, a hash probe
+ * per frame.  Memory grows with the distinct stacks, not the samples.
  */
 #ifndef PROF_ANALYSIS_FLAME_H
 #define PROF_ANALYSIS_FLAME_H
@@ -39,6 +40,13 @@ enum flame_kind {
 };
 
 #define FLAME_MAX_INPUTS 2
+
+/* A slot of the whole-stack table; hash 0 is an empty slot. */
+struct flame_stack_slot {
+	u64 hash;
+	u64 at;			/* where its copy starts in stack_names */
+	u32 leaf;		/* its last node */
+};
 
 struct flame {
 	/* nodes, by index; node 0 is the root */
@@ -67,9 +75,12 @@ struct flame {
 	u32 name_mask;
 	struct arena arena;
 
-	/* the last stack added per input, to skip shared prefixes */
-	u32 *last_names[FLAME_MAX_INPUTS], *last_nodes[FLAME_MAX_INPUTS];
-	u32 last_nr[FLAME_MAX_INPUTS], last_alloc[FLAME_MAX_INPUTS];
+	/* whole stacks seen: hash -> (leaf node, copy of the names), so a
+	   stack seen before costs one probe and one compare; 0 is empty */
+	struct flame_stack_slot *stacks;
+	u32 stack_mask, nr_stacks;
+	u32 *stack_names;		/* per stack: its length, then its names */
+	u64 stack_names_len, stack_names_room;
 };
 
 /* Makes an empty trie for nr_inputs (1 or 2) inputs. */

@@ -23,7 +23,9 @@
  *
  * Invariants: nothing is allocated per sample: frame names are built in
  * one buffer and interned once per symbol (a cache keyed by symbol or
- * DSO), the stack lives in one growing array.
+ * DSO), the stack lives in one growing array.  A call-chain address
+ * resolved once is not resolved again until a record that may change a
+ * map arrives (a cache keyed by thread, cpumode and address).
  */
 #include "cmds.h"
 #include "../analysis/flame.h"
@@ -53,6 +55,19 @@ struct name_slot {
 #define TAG_SYM 1	/* a: symbol pointer; b: 0 */
 #define TAG_DSO 2	/* a: dso pointer (no symbol); b: address with --addrs */
 #define TAG_NOMAP 3	/* a: 0 | tag; b: address with --addrs */
+
+/* A resolved-address cache slot: the frame name of ip in thread (NULL
+ * for kernel addresses, the same in every thread) with cpumode, valid
+ * while gen is the context's. */
+struct addr_slot {
+	u64 ip;
+	const struct thread *thread;
+	u32 gen;
+	u32 name;
+	u8 cpumode;
+};
+
+#define ADDR_SLOTS (1u << 16)
 
 struct flame_ctx {
 	/* options */
@@ -92,6 +107,9 @@ struct flame_ctx {
 	size_t buf_room;
 	struct name_slot *names;	/* the frame-name cache */
 	u32 names_mask, nr_names;
+	struct addr_slot *addrs_cache;	/* ADDR_SLOTS, direct-mapped */
+	u32 gen;		/* bumped by every record that may change a map */
+	u32 kernel_gen;		/* bumped by those that may change a kernel map */
 	/* the last process frame: valid while the comm string, its epoch
 	   and the thread stay the same */
 	const char *last_comm;
@@ -294,6 +312,37 @@ static void stack_room(struct flame_ctx *ctx, u64 n)
 }
 
 /*
+ * The frame name of a call-chain address: the address resolved in the
+ * sample's thread with cpumode, through a direct-mapped cache.  Entries
+ * live until the next record that may change a map (ctx->gen); kernel
+ * addresses resolve alike in every thread, so they share entries, which
+ * live until a record that may change a kernel map (ctx->kernel_gen).
+ */
+static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 time,
+		     u8 cpumode, u64 ip)
+{
+	const struct thread *thread = cpumode == PD_MISC_KERNEL ? NULL : al->thread;
+	struct addr_slot *slot = &ctx->addrs_cache[hash_u64(ip ^ (uintptr_t)thread ^ cpumode) &
+						   (ADDR_SLOTS - 1)];
+	u32 gen = thread ? ctx->gen : ctx->kernel_gen;
+	struct addr_location node;
+
+	if (slot->gen == gen && slot->ip == ip && slot->thread == thread &&
+	    slot->cpumode == cpumode)
+		return slot->name;
+	if (session_resolve_addr(ctx->session, al, time, cpumode, ip, &node)) {
+		node.dso = NULL;
+		node.sym = NULL;
+	}
+	slot->ip = ip;
+	slot->thread = thread;
+	slot->cpumode = cpumode;
+	slot->gen = gen;
+	slot->name = frame_name(ctx, node.dso, node.sym, ip);
+	return slot->name;
+}
+
+/*
  * The sample's frames, leaf first, into ctx->stack[first...]: perf's
  * callee-order walk of the chain (thread__resolve_callchain_sample() for
  * a frame-pointer chain).  Returns how many.
@@ -308,7 +357,6 @@ static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 	stack_room(ctx, first + (n < max ? n : max));
 	for (u64 i = 0; i < n && nr < max; i++) {
 		u64 ip = pd_get64(sample->callchain + i * 8);
-		struct addr_location node;
 
 		if (ip >= PD_CONTEXT_MAX) {
 			cpumode = pd_context_cpumode(ip);
@@ -316,11 +364,7 @@ static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 				return 0;	/* perf empties the chain */
 			continue;
 		}
-		if (session_resolve_addr(ctx->session, al, sample->time, (u8)cpumode, ip, &node)) {
-			node.dso = NULL;
-			node.sym = NULL;
-		}
-		ctx->stack[first + nr++] = frame_name(ctx, node.dso, node.sym, ip);
+		ctx->stack[first + nr++] = addr_name(ctx, al, sample->time, (u8)cpumode, ip);
 	}
 	return nr;
 }
@@ -367,7 +411,23 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	}
 	if (session_event(ctx->session, ev))
 		return -1;
-	if (ev->hdr->type != PD_REC_SAMPLE || !evsel)
+	if (ev->hdr->type != PD_REC_SAMPLE) {
+		u32 type = ev->hdr->type;
+
+		if (type >= PD_REC_USER_START)
+			return 0;
+		/* MMAP, FORK, EXIT...: a process's maps may change; kernel
+		   maps with kernel MMAPs and the BPF, KSYMBOL and text-poke
+		   records */
+		ctx->gen++;
+		if (((type == PD_REC_MMAP || type == PD_REC_MMAP2) &&
+		     (ev->hdr->misc & PD_MISC_CPUMODE_MASK) != PD_MISC_USER) ||
+		    type == PD_REC_KSYMBOL || type == PD_REC_BPF_EVENT ||
+		    type == PD_REC_TEXT_POKE)
+			ctx->kernel_gen++;
+		return 0;
+	}
+	if (!evsel)
 		return 0;
 	if (!ctx->evsel) {
 		if (ctx->event && !event_matches(ctx, evsel)) {
@@ -423,6 +483,9 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	ctx->evsel_name[0] = '\0';
 	ctx->nr_samples = ctx->nr_other = ctx->nr_skipped = 0;
 	ctx->have_last_comm = 0;
+	/* the cache's threads are the last file's */
+	ctx->gen++;
+	ctx->kernel_gen++;
 	ret = pd_process(&f, &ops, ctx);
 	if (ret > 0)
 		ret = -1;
@@ -571,6 +634,7 @@ int cmd_flame(int argc, char **argv)
 
 	flame_init(&ctx.fl, ctx.diff ? 2 : 1);
 	grow_name_cache(&ctx);
+	ctx.addrs_cache = xcalloc(ADDR_SLOTS, sizeof(*ctx.addrs_cache));
 	if (ctx.diff) {
 		ret = read_file(&ctx, argv[0], 0);
 		if (!ret)
@@ -592,5 +656,6 @@ int cmd_flame(int argc, char **argv)
 	free(ctx.stack);
 	free(ctx.buf);
 	free(ctx.names);
+	free(ctx.addrs_cache);
 	return ret ? 1 : 0;
 }
