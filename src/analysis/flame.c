@@ -264,7 +264,19 @@ void flame_finish(struct flame *fl)
 	u32 *order = xmalloc((size_t)nn * sizeof(*order));
 	u32 *rank = xmalloc((size_t)nn * sizeof(*rank));
 	u32 *count = xcalloc((size_t)nn + 1, sizeof(*count));
-	u32 *by_rank = xmalloc((size_t)n * sizeof(*by_rank)), *fill;
+	u32 *by_rank, *fill;
+
+	/* the lookup tables are done with: free them before the arrays
+	   below, so the peak is one set or the other */
+	free(fl->slot_key);
+	free(fl->slot_node);
+	free(fl->stacks);
+	free(fl->stack_names);
+	fl->slot_key = NULL;
+	fl->slot_node = NULL;
+	fl->stacks = NULL;
+	fl->stack_names = NULL;
+	by_rank = xmalloc((size_t)n * sizeof(*by_rank));
 
 	for (int in = 0; in < fl->nr_inputs; in++) {
 		u64 *t = xmalloc((size_t)n * sizeof(*t));

@@ -95,7 +95,8 @@ u32 flame_name(struct flame *fl, const char *s, size_t len, enum flame_kind kind
 /* Adds count samples of input to the stack names[0..n) (outermost first). */
 void flame_add(struct flame *fl, int input, const u32 *names, u32 n, u64 count);
 
-/* Computes totals and children lists; call once, after the last add. */
+/* Computes totals and children lists and frees the lookup tables; call
+ * once, after the last add. */
 void flame_finish(struct flame *fl);
 
 /* The name string and kind of node i. */
