@@ -26,7 +26,7 @@
 
 set -eu
 . "$(dirname "$0")/lib.bash"
-label_width=40 ratio_width=44
+label_width=44 ratio_width=44
 root=$(cd "$(dirname "$0")/.." && pwd)
 PROF=${PROF:-$root/prof}
 case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
@@ -55,7 +55,7 @@ fi
 
 printf 'flame graph benchmark: %s\n  %.1f MB, %d runs each (medians)\n\n' \
 	"$file" "$(awk -v s="$(stat -c %s "$file")" 'BEGIN { print s / 1048576 }')" "$reps"
-printf '  %-40s %10s %12s\n' command time "peak RSS"
+printf '  %-44s %10s %12s\n' command time "peak RSS"
 measure perf_script "perf script -i '$file'" "perf script (lower bound of the Perl route)"
 measure prof_flame "'$PROF' flame -i '$file' -o '$bench_tmp/flame.svg'" "prof flame -o flame.svg"
 measure prof_folded "'$PROF' flame -i '$file' --folded" "prof flame --folded"

@@ -212,6 +212,8 @@ void flame_exit(struct flame *fl)
 	}
 	free(fl->stacks);
 	free(fl->stack_names);
+	for (int i = 0; i < FLAME_PIPELINE; i++)
+		free(fl->pending[i].names);
 	free(fl->slot_key);
 	free(fl->slot_node);
 	free(fl->first);
@@ -224,9 +226,9 @@ void flame_exit(struct flame *fl)
 	memset(fl, 0, sizeof(*fl));
 }
 
-void flame_add(struct flame *fl, int input, const u32 *names, u32 n, u64 count)
+/* Adds a stack now (flame_add() without the pipeline). */
+static void add_now(struct flame *fl, int input, const u32 *names, u32 n, u64 h, u64 count)
 {
-	u64 h = hash_stack(names, n);
 	u32 s = (u32)h & fl->stack_mask, cur = 0;
 	struct flame_stack_slot *slot;
 
@@ -251,6 +253,47 @@ void flame_add(struct flame *fl, int input, const u32 *names, u32 n, u64 count)
 		grow_stacks(fl);
 }
 
+/* Adds the oldest stack of the pipeline. */
+static void add_oldest(struct flame *fl)
+{
+	struct flame_pending *p = &fl->pending[fl->first_pending];
+
+	add_now(fl, p->input, p->names, p->n, p->hash, p->count);
+	fl->first_pending = (fl->first_pending + 1) % FLAME_PIPELINE;
+	fl->nr_pending--;
+}
+
+void flame_add(struct flame *fl, int input, const u32 *names, u32 n, u64 count)
+{
+	u64 h = hash_stack(names, n);
+	struct flame_pending *p;
+
+	__builtin_prefetch(&fl->stacks[(u32)h & fl->stack_mask]);
+	if (fl->nr_pending == FLAME_PIPELINE)
+		add_oldest(fl);
+	if (fl->nr_pending) {
+		/* the newest's slot has come: ask for its copy and count */
+		const struct flame_pending *q =
+			&fl->pending[(fl->first_pending + fl->nr_pending - 1) % FLAME_PIPELINE];
+		const struct flame_stack_slot *slot = &fl->stacks[(u32)q->hash & fl->stack_mask];
+
+		if (slot->hash == q->hash) {
+			__builtin_prefetch(fl->stack_names + slot->at);
+			__builtin_prefetch(&fl->self[q->input][slot->leaf]);
+		}
+	}
+	p = &fl->pending[(fl->first_pending + fl->nr_pending++) % FLAME_PIPELINE];
+	if (n > p->room) {
+		p->room = n < 64 ? 64 : n;
+		p->names = xrealloc(p->names, (size_t)p->room * sizeof(*p->names));
+	}
+	memcpy(p->names, names, (size_t)n * sizeof(*names));
+	p->n = n;
+	p->hash = h;
+	p->count = count;
+	p->input = input;
+}
+
 static const char *const *sort_names;
 
 static int cmp_name_ids(const void *a, const void *b)
@@ -258,7 +301,8 @@ static int cmp_name_ids(const void *a, const void *b)
 	return strcmp(sort_names[*(const u32 *)a], sort_names[*(const u32 *)b]);
 }
 
-void flame_finish(struct flame *fl)
+/* The rest of flame_finish(), once every stack is in. */
+static void finish_nodes(struct flame *fl)
 {
 	u32 n = fl->nr_nodes, nn = fl->nr_names;
 	u32 *order = xmalloc((size_t)nn * sizeof(*order));
@@ -322,4 +366,14 @@ void flame_finish(struct flame *fl)
 	free(rank);
 	free(count);
 	free(by_rank);
+}
+
+void flame_finish(struct flame *fl)
+{
+	while (fl->nr_pending)
+		add_oldest(fl);
+	for (int i = 0; i < FLAME_PIPELINE; i++)
+		free(fl->pending[i].names);
+	memset(fl->pending, 0, sizeof(fl->pending));
+	finish_nodes(fl);
 }

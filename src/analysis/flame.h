@@ -19,7 +19,9 @@
  * is allocated per sample (arrays grow by doubling, names live in an
  * arena); a stack seen before is found whole by its hash (one probe and a
  * compare with its stored copy), a new one walks the trie, a hash probe
- * per frame.  Memory grows with the distinct stacks, not the samples.
+ * per frame.  Stacks are added a few calls late, with their memory
+ * prefetched meanwhile; flame_finish() adds the last ones.  Memory grows
+ * with the distinct stacks, not the samples.
  */
 #ifndef PROF_ANALYSIS_FLAME_H
 #define PROF_ANALYSIS_FLAME_H
@@ -40,6 +42,16 @@ enum flame_kind {
 };
 
 #define FLAME_MAX_INPUTS 2
+
+/* A stack in flame_add()'s pipeline. */
+struct flame_pending {
+	u32 *names;
+	u32 n, room;
+	u64 hash, count;
+	int input;
+};
+
+#define FLAME_PIPELINE 2	/* stacks added late, their memory fetched */
 
 /* A slot of the whole-stack table; hash 0 is an empty slot. */
 struct flame_stack_slot {
@@ -81,6 +93,11 @@ struct flame {
 	u32 stack_mask, nr_stacks;
 	u32 *stack_names;		/* per stack: its length, then its names */
 	u64 stack_names_len, stack_names_room;
+
+	/* flame_add() adds each stack FLAME_PIPELINE calls later, having
+	   asked for its slot and its copy meanwhile: ring, oldest first */
+	struct flame_pending pending[FLAME_PIPELINE];
+	u32 first_pending, nr_pending;
 };
 
 /* Makes an empty trie for nr_inputs (1 or 2) inputs. */

@@ -24,8 +24,9 @@
  * Invariants: nothing is allocated per sample: frame names are built in
  * one buffer and interned once per symbol (a cache keyed by symbol or
  * DSO), the stack lives in one growing array.  A call-chain address
- * resolved once is not resolved again until a record that may change a
- * map arrives (a cache keyed by thread, cpumode and address).
+ * resolved once is not resolved again until a record that may change its
+ * process's maps (or the kernel's) arrives (a cache keyed by thread,
+ * cpumode and address).
  */
 #include "cmds.h"
 #include "../analysis/flame.h"
@@ -57,17 +58,30 @@ struct name_slot {
 #define TAG_NOMAP 3	/* a: 0 | tag; b: address with --addrs */
 
 /* A resolved-address cache slot: the frame name of ip in thread (NULL
- * for kernel addresses, the same in every thread) with cpumode, valid
- * while gen is the context's. */
+ * for kernel addresses, the same in every thread) of process pid with
+ * cpumode, valid while its generations are current. */
 struct addr_slot {
 	u64 ip;
 	const struct thread *thread;
-	u32 gen;
+	s32 pid;
+	u32 gen;		/* the process's or the kernel's generation */
+	u32 global_gen;
 	u32 name;
 	u8 cpumode;
 };
 
-#define ADDR_SLOTS (1u << 16)
+#define ADDR_SLOTS (1u << 14)
+#define PID_GENS (1u << 16)
+
+/* A process-frame cache slot (see flame_ctx.comms). */
+struct comm_slot {
+	const char *comm;	/* NULL: empty */
+	u32 epoch;
+	s32 pid, tid;
+	u32 name;
+};
+
+#define COMM_SLOTS 256
 
 struct flame_ctx {
 	/* options */
@@ -108,15 +122,16 @@ struct flame_ctx {
 	struct name_slot *names;	/* the frame-name cache */
 	u32 names_mask, nr_names;
 	struct addr_slot *addrs_cache;	/* ADDR_SLOTS, direct-mapped */
-	u32 gen;		/* bumped by every record that may change a map */
-	u32 kernel_gen;		/* bumped by those that may change a kernel map */
-	/* the last process frame: valid while the comm string, its epoch
-	   and the thread stay the same */
-	const char *last_comm;
-	u32 last_epoch;
-	s32 last_pid, last_tid;
-	u32 last_comm_id;
-	int have_last_comm;
+	/* generations: a cached address is valid while the ones it was
+	   resolved at are current.  pid_gens[pid % PID_GENS] counts the
+	   records that may change that process's maps, kernel_gen those
+	   that may change a kernel map, global_gen the records of other
+	   types */
+	u32 *pid_gens;
+	u32 kernel_gen, global_gen;
+	/* process frames by thread, direct-mapped: an entry is valid while
+	   the comm string, its epoch and the thread stay the same */
+	struct comm_slot comms[COMM_SLOTS];
 };
 
 static const char *const flame_usage[] = {
@@ -273,13 +288,13 @@ static u32 frame_name(struct flame_ctx *ctx, const struct dso *dso, const struct
  * --tid "-PID/TID", as stackcollapse-perf.pl writes it. */
 static u32 comm_name(struct flame_ctx *ctx, const struct addr_location *al)
 {
+	struct comm_slot *slot = &ctx->comms[(u32)al->tid % COMM_SLOTS];
 	size_t len;
 	char *out;
 
-	if (ctx->have_last_comm && al->comm == ctx->last_comm &&
-	    al->comm_epoch == ctx->last_epoch && al->pid == ctx->last_pid &&
-	    al->tid == ctx->last_tid)
-		return ctx->last_comm_id;
+	if (slot->comm == al->comm && slot->epoch == al->comm_epoch && slot->pid == al->pid &&
+	    slot->tid == al->tid)
+		return slot->name;
 	out = buf_room(ctx, strlen(al->comm) + 32);
 	for (len = 0; al->comm[len]; len++) {
 		unsigned char ch = (unsigned char)al->comm[len];
@@ -290,13 +305,12 @@ static u32 comm_name(struct flame_ctx *ctx, const struct addr_location *al)
 		len += (size_t)sprintf(out + len, "-%d/%d", al->pid, al->tid);
 	else if (ctx->with_pid)
 		len += (size_t)sprintf(out + len, "-%d", al->pid);
-	ctx->last_comm = al->comm;
-	ctx->last_epoch = al->comm_epoch;
-	ctx->last_pid = al->pid;
-	ctx->last_tid = al->tid;
-	ctx->last_comm_id = flame_name(&ctx->fl, out, len, FLAME_COMM);
-	ctx->have_last_comm = 1;
-	return ctx->last_comm_id;
+	slot->comm = al->comm;
+	slot->epoch = al->comm_epoch;
+	slot->pid = al->pid;
+	slot->tid = al->tid;
+	slot->name = flame_name(&ctx->fl, out, len, FLAME_COMM);
+	return slot->name;
 }
 
 /* ---- samples ------------------------------------------------------------------ */
@@ -314,21 +328,28 @@ static void stack_room(struct flame_ctx *ctx, u64 n)
 /*
  * The frame name of a call-chain address: the address resolved in the
  * sample's thread with cpumode, through a direct-mapped cache.  Entries
- * live until the next record that may change a map (ctx->gen); kernel
- * addresses resolve alike in every thread, so they share entries, which
- * live until a record that may change a kernel map (ctx->kernel_gen).
+ * live while their process's maps stay (or, for kernel addresses, which
+ * resolve alike in every thread and share entries, the kernel's).
  */
+static struct addr_slot *addr_slot_of(struct flame_ctx *ctx, const struct addr_location *al,
+				       u8 cpumode, u64 ip)
+{
+	const struct thread *thread = cpumode == PD_MISC_KERNEL ? NULL : al->thread;
+
+	return &ctx->addrs_cache[hash_u64(ip ^ (uintptr_t)thread ^ cpumode) & (ADDR_SLOTS - 1)];
+}
+
 static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 time,
 		     u8 cpumode, u64 ip)
 {
 	const struct thread *thread = cpumode == PD_MISC_KERNEL ? NULL : al->thread;
-	struct addr_slot *slot = &ctx->addrs_cache[hash_u64(ip ^ (uintptr_t)thread ^ cpumode) &
-						   (ADDR_SLOTS - 1)];
-	u32 gen = thread ? ctx->gen : ctx->kernel_gen;
+	s32 pid = thread ? al->pid : -1;
+	struct addr_slot *slot = addr_slot_of(ctx, al, cpumode, ip);
+	u32 gen = thread ? ctx->pid_gens[(u32)pid % PID_GENS] : ctx->kernel_gen;
 	struct addr_location node;
 
-	if (slot->gen == gen && slot->ip == ip && slot->thread == thread &&
-	    slot->cpumode == cpumode)
+	if (slot->gen == gen && slot->global_gen == ctx->global_gen && slot->ip == ip &&
+	    slot->thread == thread && slot->pid == pid && slot->cpumode == cpumode)
 		return slot->name;
 	if (session_resolve_addr(ctx->session, al, time, cpumode, ip, &node)) {
 		node.dso = NULL;
@@ -336,8 +357,10 @@ static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 
 	}
 	slot->ip = ip;
 	slot->thread = thread;
+	slot->pid = pid;
 	slot->cpumode = cpumode;
 	slot->gen = gen;
+	slot->global_gen = ctx->global_gen;
 	slot->name = frame_name(ctx, node.dso, node.sym, ip);
 	return slot->name;
 }
@@ -355,6 +378,21 @@ static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 	int cpumode = PD_MISC_USER;
 
 	stack_room(ctx, first + (n < max ? n : max));
+	/* the cache slots first, so that their misses overlap */
+	for (u64 i = 0; i < n && nr < max; i++) {
+		u64 ip = pd_get64(sample->callchain + i * 8);
+
+		if (ip >= PD_CONTEXT_MAX) {
+			cpumode = pd_context_cpumode(ip);
+			if (cpumode < 0)
+				break;
+			continue;
+		}
+		__builtin_prefetch(addr_slot_of(ctx, al, (u8)cpumode, ip));
+		nr++;
+	}
+	nr = 0;
+	cpumode = PD_MISC_USER;
 	for (u64 i = 0; i < n && nr < max; i++) {
 		u64 ip = pd_get64(sample->callchain + i * 8);
 
@@ -376,6 +414,46 @@ static void reverse_u32(u32 *v, u32 n)
 
 		v[i] = v[j];
 		v[j] = t;
+	}
+}
+
+/* Counts a record that is not a sample in the generations it may end. */
+static void note_record(struct flame_ctx *ctx, const struct pd_event *ev)
+{
+	const struct pd_header *hdr = ev->hdr;
+	u32 pid = hdr->size >= 12 ? pd_get32((const u8 *)hdr + 8) : (u32)-1;
+
+	switch (hdr->type) {
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		if ((hdr->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_USER) {
+			ctx->pid_gens[pid % PID_GENS]++;
+		} else {
+			ctx->kernel_gen++;
+			ctx->global_gen++;
+		}
+		break;
+	case PD_REC_FORK:
+	case PD_REC_EXIT:
+	case PD_REC_COMM:
+		ctx->pid_gens[pid % PID_GENS]++;
+		break;
+	case PD_REC_KSYMBOL:
+	case PD_REC_BPF_EVENT:
+	case PD_REC_TEXT_POKE:
+		ctx->kernel_gen++;
+		break;
+	case PD_REC_LOST:
+	case PD_REC_THROTTLE:
+	case PD_REC_UNTHROTTLE:
+	case PD_REC_READ:
+	case PD_REC_LOST_SAMPLES:
+	case PD_REC_SWITCH:
+	case PD_REC_SWITCH_CPU_WIDE:
+		break;		/* no map changes */
+	default:
+		if (hdr->type < PD_REC_USER_START)
+			ctx->global_gen++;
 	}
 }
 
@@ -412,19 +490,7 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	if (session_event(ctx->session, ev))
 		return -1;
 	if (ev->hdr->type != PD_REC_SAMPLE) {
-		u32 type = ev->hdr->type;
-
-		if (type >= PD_REC_USER_START)
-			return 0;
-		/* MMAP, FORK, EXIT...: a process's maps may change; kernel
-		   maps with kernel MMAPs and the BPF, KSYMBOL and text-poke
-		   records */
-		ctx->gen++;
-		if (((type == PD_REC_MMAP || type == PD_REC_MMAP2) &&
-		     (ev->hdr->misc & PD_MISC_CPUMODE_MASK) != PD_MISC_USER) ||
-		    type == PD_REC_KSYMBOL || type == PD_REC_BPF_EVENT ||
-		    type == PD_REC_TEXT_POKE)
-			ctx->kernel_gen++;
+		note_record(ctx, ev);
 		return 0;
 	}
 	if (!evsel)
@@ -443,7 +509,10 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	}
 	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
-	if (session_resolve(ctx->session, ev, &sample, &al)) {
+	/* with a call chain the sample's own symbol is not needed */
+	if (session_resolve_flags(ctx->session, ev, &sample,
+				  evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN ? SESSION_NO_SYMBOL : 0,
+				  &al)) {
 		ctx->nr_skipped++;
 		return 0;
 	}
@@ -482,10 +551,9 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	ctx->evsel = NULL;
 	ctx->evsel_name[0] = '\0';
 	ctx->nr_samples = ctx->nr_other = ctx->nr_skipped = 0;
-	ctx->have_last_comm = 0;
+	memset(ctx->comms, 0, sizeof(ctx->comms));
 	/* the cache's threads are the last file's */
-	ctx->gen++;
-	ctx->kernel_gen++;
+	ctx->global_gen++;
 	ret = pd_process(&f, &ops, ctx);
 	if (ret > 0)
 		ret = -1;
@@ -635,6 +703,7 @@ int cmd_flame(int argc, char **argv)
 	flame_init(&ctx.fl, ctx.diff ? 2 : 1);
 	grow_name_cache(&ctx);
 	ctx.addrs_cache = xcalloc(ADDR_SLOTS, sizeof(*ctx.addrs_cache));
+	ctx.pid_gens = xcalloc(PID_GENS, sizeof(*ctx.pid_gens));
 	if (ctx.diff) {
 		ret = read_file(&ctx, argv[0], 0);
 		if (!ret)
@@ -657,5 +726,6 @@ int cmd_flame(int argc, char **argv)
 	free(ctx.buf);
 	free(ctx.names);
 	free(ctx.addrs_cache);
+	free(ctx.pid_gens);
 	return ret ? 1 : 0;
 }
