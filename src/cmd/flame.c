@@ -110,7 +110,8 @@ struct flame_ctx {
 	struct pd_file *f;
 	struct session *session;
 	int input_idx;		/* which flame input the file feeds */
-	const struct pd_evsel *evsel;	/* the event shown, once known */
+	int have_evsel;		/* the event shown is known: */
+	u32 evsel_idx;		/* its index (a stream's evsels may move) */
 	char evsel_name[256];
 	u64 nr_samples, nr_other, nr_skipped;
 
@@ -495,15 +496,16 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	}
 	if (!evsel)
 		return 0;
-	if (!ctx->evsel) {
+	if (!ctx->have_evsel) {
 		if (ctx->event && !event_matches(ctx, evsel)) {
 			ctx->nr_other++;
 			return 0;
 		}
-		ctx->evsel = evsel;
+		ctx->have_evsel = 1;
+		ctx->evsel_idx = evsel->idx;
 		pd_evsel_name(f, evsel, ctx->evsel_name, sizeof(ctx->evsel_name));
 	}
-	if (evsel != ctx->evsel) {
+	if (evsel->idx != ctx->evsel_idx) {
 		ctx->nr_other++;
 		return 0;
 	}
@@ -548,7 +550,7 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	}
 	ctx->f = &f;
 	ctx->input_idx = idx;
-	ctx->evsel = NULL;
+	ctx->have_evsel = 0;
 	ctx->evsel_name[0] = '\0';
 	ctx->nr_samples = ctx->nr_other = ctx->nr_skipped = 0;
 	memset(ctx->comms, 0, sizeof(ctx->comms));

@@ -14,8 +14,9 @@
 # Rules: the root frame is the comm with spaces as '_' (pid=1: "-PID",
 # tid=1: "-PID/TID"); a symbol loses ';' (to ':'), quotes, and everything
 # from the first '(' that does not open "(anonymous namespace)" unless it
-# looks like a Go method; "[unknown]" in a known DSO is "[file name]",
-# with no DSO "[unknown]"; kernel=1 appends "_[k]" to [kernel.kallsyms]
+# looks like a Go method; "[unknown]" in a known DSO is "[file name]"
+# (the name whole, also when it holds " (deleted)", where the Perl
+# script's line parser would give "[unknown] "), with no DSO "[unknown]"; kernel=1 appends "_[k]" to [kernel.kallsyms]
 # frames.  Only the samples of the first event seen count (event=NAME:
 # that one).  merged=1 leaves the comm out, reverse=1 reverses each stack.
 
