@@ -35,6 +35,8 @@
 #include "../output/flame_svg.h"
 #include "../session/session.h"
 #include "../symbol/symbol.h"
+#include "../util/batchq.h"
+#include "../util/cpu.h"
 #include "../util/error.h"
 #include "../util/hash.h"
 #include "../util/opt.h"
@@ -57,9 +59,9 @@ struct name_slot {
 #define TAG_DSO 2	/* a: dso pointer (no symbol); b: address with --addrs */
 #define TAG_NOMAP 3	/* a: 0 | tag; b: address with --addrs */
 
-/* A resolved-address cache slot: the frame name of ip in thread (NULL
- * for kernel addresses, the same in every thread) of process pid with
- * cpumode, valid while its generations are current. */
+/* A resolved-address cache slot: the frame name of ip with cpumode in an
+ * address space (see addr_space()), valid while its generations are
+ * current. */
 struct addr_slot {
 	u64 ip;
 	const struct thread *thread;
@@ -71,6 +73,18 @@ struct addr_slot {
 };
 
 #define ADDR_SLOTS (1u << 14)
+
+/* A symbol cache slot: the frame name of a map-relative address of a DSO,
+ * shared by every process that maps it; valid while kernel_gen is the
+ * context's (a KSYMBOL may add symbols). */
+struct sym_slot {
+	const struct dso *dso;	/* NULL: empty */
+	u64 addr;
+	u32 kernel_gen;
+	u32 name;
+};
+
+#define SYM_SLOTS (1u << 16)
 #define PID_GENS (1u << 16)
 
 /* A process-frame cache slot (see flame_ctx.comms). */
@@ -122,7 +136,9 @@ struct flame_ctx {
 	size_t buf_room;
 	struct name_slot *names;	/* the frame-name cache */
 	u32 names_mask, nr_names;
+	struct batchq *pipe;	/* to the thread that fills the trie, or NULL */
 	struct addr_slot *addrs_cache;	/* ADDR_SLOTS, direct-mapped */
+	struct sym_slot *syms_cache;	/* SYM_SLOTS, direct-mapped */
 	/* generations: a cached address is valid while the ones it was
 	   resolved at are current.  pid_gens[pid % PID_GENS] counts the
 	   records that may change that process's maps, kernel_gen those
@@ -328,41 +344,77 @@ static void stack_room(struct flame_ctx *ctx, u64 n)
 
 /*
  * The frame name of a call-chain address: the address resolved in the
- * sample's thread with cpumode, through a direct-mapped cache.  Entries
- * live while their process's maps stay (or, for kernel addresses, which
- * resolve alike in every thread and share entries, the kernel's).
+ * sample's thread with cpumode, through a direct-mapped cache shared by
+ * the threads of a process (and for kernel addresses by all).  Entries
+ * live while their process's maps stay (or the kernel's).
  */
-static struct addr_slot *addr_slot_of(struct flame_ctx *ctx, const struct addr_location *al,
-				       u8 cpumode, u64 ip)
+/*
+ * The frame name of a call-chain address, resolved: the map and DSO in
+ * the sample's thread, then the symbol through a cache by DSO and
+ * map-relative address, which the processes that map one library share
+ * (not with --addrs, whose names hold the address itself).
+ */
+static u32 resolve_name(struct flame_ctx *ctx, const struct addr_location *al, u64 time,
+			u8 cpumode, u64 ip)
 {
-	const struct thread *thread = cpumode == PD_MISC_KERNEL ? NULL : al->thread;
+	struct addr_location node;
+	struct sym_slot *slot;
 
-	return &ctx->addrs_cache[hash_u64(ip ^ (uintptr_t)thread ^ cpumode) & (ADDR_SLOTS - 1)];
+	if (session_resolve_addr_flags(ctx->session, al, time, cpumode, ip, SESSION_NO_SYMBOL,
+				       &node) || !node.dso)
+		return frame_name(ctx, NULL, NULL, ip);
+	if (ctx->addrs)
+		return frame_name(ctx, node.dso,
+				  session_find_symbol(ctx->session, node.dso, node.addr), ip);
+	slot = &ctx->syms_cache[hash_u64((uintptr_t)node.dso ^ node.addr) & (SYM_SLOTS - 1)];
+	if (slot->dso == node.dso && slot->addr == node.addr && slot->kernel_gen == ctx->kernel_gen)
+		return slot->name;
+	slot->dso = node.dso;
+	slot->addr = node.addr;
+	slot->kernel_gen = ctx->kernel_gen;
+	slot->name = frame_name(ctx, node.dso,
+				session_find_symbol(ctx->session, node.dso, node.addr), ip);
+	return slot->name;
+}
+
+/* Whose addresses a cache entry is for: the kernel's (NULL, -1), a
+ * process's (NULL, pid: its threads share its maps) or, while the pid is
+ * not known, a thread's. */
+static const struct thread *addr_space(const struct addr_location *al, u8 cpumode, s32 *pid)
+{
+	if (cpumode == PD_MISC_KERNEL) {
+		*pid = -1;
+		return NULL;
+	}
+	*pid = al->pid;
+	return al->pid > 0 ? NULL : al->thread;
+}
+
+static struct addr_slot *addr_slot_of(struct flame_ctx *ctx, const struct thread *thread,
+				       s32 pid, u8 cpumode, u64 ip)
+{
+	return &ctx->addrs_cache[hash_u64(ip ^ (uintptr_t)thread ^ (u64)(u32)pid << 8 ^ cpumode) &
+				 (ADDR_SLOTS - 1)];
 }
 
 static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 time,
 		     u8 cpumode, u64 ip)
 {
-	const struct thread *thread = cpumode == PD_MISC_KERNEL ? NULL : al->thread;
-	s32 pid = thread ? al->pid : -1;
-	struct addr_slot *slot = addr_slot_of(ctx, al, cpumode, ip);
-	u32 gen = thread ? ctx->pid_gens[(u32)pid % PID_GENS] : ctx->kernel_gen;
-	struct addr_location node;
+	s32 pid;
+	const struct thread *thread = addr_space(al, cpumode, &pid);
+	struct addr_slot *slot = addr_slot_of(ctx, thread, pid, cpumode, ip);
+	u32 gen = cpumode != PD_MISC_KERNEL ? ctx->pid_gens[(u32)pid % PID_GENS] : ctx->kernel_gen;
 
 	if (slot->gen == gen && slot->global_gen == ctx->global_gen && slot->ip == ip &&
 	    slot->thread == thread && slot->pid == pid && slot->cpumode == cpumode)
 		return slot->name;
-	if (session_resolve_addr(ctx->session, al, time, cpumode, ip, &node)) {
-		node.dso = NULL;
-		node.sym = NULL;
-	}
+	slot->name = resolve_name(ctx, al, time, cpumode, ip);
 	slot->ip = ip;
 	slot->thread = thread;
 	slot->pid = pid;
 	slot->cpumode = cpumode;
 	slot->gen = gen;
 	slot->global_gen = ctx->global_gen;
-	slot->name = frame_name(ctx, node.dso, node.sym, ip);
 	return slot->name;
 }
 
@@ -377,6 +429,8 @@ static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 	u64 n = sample->callchain_nr;
 	u32 nr = 0, max = (u32)ctx->max_stack;
 	int cpumode = PD_MISC_USER;
+	const struct thread *thread;
+	s32 pid;
 
 	stack_room(ctx, first + (n < max ? n : max));
 	/* the cache slots first, so that their misses overlap */
@@ -389,7 +443,8 @@ static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 				break;
 			continue;
 		}
-		__builtin_prefetch(addr_slot_of(ctx, al, (u8)cpumode, ip));
+		thread = addr_space(al, (u8)cpumode, &pid);
+		__builtin_prefetch(addr_slot_of(ctx, thread, pid, (u8)cpumode, ip));
 		nr++;
 	}
 	nr = 0;
@@ -456,6 +511,53 @@ static void note_record(struct flame_ctx *ctx, const struct pd_event *ev)
 		if (hdr->type < PD_REC_USER_START)
 			ctx->global_gen++;
 	}
+}
+
+/*
+ * With two CPUs the trie is filled on a second thread: this one hands it
+ * each stack through a batchq (struct stack_item, then the names).  The
+ * threads share the flame but not its fields: this one interns names
+ * (flame_name()), the other adds stacks (flame_add()), which reads no
+ * name.
+ */
+struct stack_item {
+	u32 n;
+	u32 input;
+};
+
+#define PIPE_BATCH (128 << 10)
+#define PIPE_BATCHES 16
+#define ITEM_BYTES(n) ((sizeof(struct stack_item) + (size_t)(n) * sizeof(u32) + 7) & ~(size_t)7)
+
+static void consume_stacks(void *arg, const void *items, size_t len)
+{
+	struct flame *fl = arg;
+	const unsigned char *p = items, *end = p + len;
+
+	while (p < end) {
+		const struct stack_item *it = (const void *)p;
+
+		flame_add(fl, (int)it->input, (const u32 *)(it + 1), it->n, 1);
+		p += ITEM_BYTES(it->n);
+	}
+}
+
+/* Adds the sample's stack, ctx->stack[0..n), to the trie. */
+static void add_stack(struct flame_ctx *ctx, u32 n)
+{
+	struct stack_item *it;
+
+	if (!ctx->pipe || ITEM_BYTES(n) > PIPE_BATCH / 4) {
+		/* a huge stack: once the other thread is idle, here */
+		if (ctx->pipe)
+			batchq_sync(ctx->pipe);
+		flame_add(&ctx->fl, ctx->input_idx, ctx->stack, n, 1);
+		return;
+	}
+	it = batchq_alloc(ctx->pipe, ITEM_BYTES(n));
+	it->n = n;
+	it->input = (u32)ctx->input_idx;
+	memcpy(it + 1, ctx->stack, (size_t)n * sizeof(u32));
 }
 
 /* Whether evsel is the one -e names: its full name ("cpu-clock:ppp") or
@@ -532,7 +634,7 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	reverse_u32(ctx->stack + leaf_first, n - leaf_first);
 	if (ctx->reverse)
 		reverse_u32(ctx->stack, n);
-	flame_add(&ctx->fl, ctx->input_idx, ctx->stack, n, 1);
+	add_stack(ctx, n);
 	ctx->nr_samples++;
 	return 0;
 }
@@ -556,7 +658,12 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	memset(ctx->comms, 0, sizeof(ctx->comms));
 	/* the cache's threads are the last file's */
 	ctx->global_gen++;
+	if (usable_cpus() > 1)
+		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_stacks, &ctx->fl);
 	ret = pd_process(&f, &ops, ctx);
+	if (ctx->pipe)
+		batchq_free(ctx->pipe);
+	ctx->pipe = NULL;
 	if (ret > 0)
 		ret = -1;
 	if (!ret && !ctx->nr_samples) {
@@ -572,6 +679,7 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 			(unsigned long long)ctx->nr_other);
 	/* the cache keys are this session's symbols and DSOs */
 	memset(ctx->names, 0, (ctx->names_mask + 1) * sizeof(*ctx->names));
+	memset(ctx->syms_cache, 0, SYM_SLOTS * sizeof(*ctx->syms_cache));
 	ctx->nr_names = 0;
 	if (ctx->session)
 		session_free(ctx->session);
@@ -705,6 +813,7 @@ int cmd_flame(int argc, char **argv)
 	flame_init(&ctx.fl, ctx.diff ? 2 : 1);
 	grow_name_cache(&ctx);
 	ctx.addrs_cache = xcalloc(ADDR_SLOTS, sizeof(*ctx.addrs_cache));
+	ctx.syms_cache = xcalloc(SYM_SLOTS, sizeof(*ctx.syms_cache));
 	ctx.pid_gens = xcalloc(PID_GENS, sizeof(*ctx.pid_gens));
 	if (ctx.diff) {
 		ret = read_file(&ctx, argv[0], 0);
@@ -728,6 +837,7 @@ int cmd_flame(int argc, char **argv)
 	free(ctx.buf);
 	free(ctx.names);
 	free(ctx.addrs_cache);
+	free(ctx.syms_cache);
 	free(ctx.pid_gens);
 	return ret ? 1 : 0;
 }
