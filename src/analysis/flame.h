@@ -14,6 +14,8 @@
  * Use: flame_init(); flame_name() and flame_add() per sample; then
  * flame_finish() once, which fills the totals and the children lists
  * (siblings sorted by name); then read nodes and names; flame_exit().
+ * flame_name() and flame_add() touch disjoint fields, so one thread may
+ * intern names while another adds stacks (of names already interned).
  *
  * Invariants: a node's parent has a smaller index than the node; nothing
  * is allocated per sample (arrays grow by doubling, names live in an
