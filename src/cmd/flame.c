@@ -84,7 +84,7 @@ struct sym_slot {
 	u32 name;
 };
 
-#define SYM_SLOTS (1u << 16)
+#define SYM_SLOTS (1u << 13)
 #define PID_GENS (1u << 16)
 
 /* A process-frame cache slot (see flame_ctx.comms). */
