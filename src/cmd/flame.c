@@ -13,9 +13,9 @@
  * (argument lists, quotes and ';' tidied away), "[dso]" when the address
  * has a map but no symbol (the file name whole, where the Perl script's
  * parser cuts names like "memfd:x (deleted)"), "[unknown]" when it has
- * no map.  The stack,
- * outermost caller first and the process name as its root, goes into the
- * trie of analysis/flame.h; output/flame_svg.h draws it.
+ * no map.  The stack, outermost caller first and the process name as its
+ * root, goes into the trie of analysis/flame.h (on a second thread when
+ * there are two CPUs); output/flame_svg.h draws it.
  *
  * The event: -e, else the event of the first sample (as stackcollapse-
  * perf.pl filters to the first event it meets); other events' samples
@@ -25,8 +25,11 @@
  * one buffer and interned once per symbol (a cache keyed by symbol or
  * DSO), the stack lives in one growing array.  A call-chain address
  * resolved once is not resolved again until a record that may change its
- * process's maps (or the kernel's) arrives (a cache keyed by thread,
- * cpumode and address).
+ * process's maps (or the kernel's) arrives (a cache keyed by process,
+ * cpumode and address), and a DSO's address is named once for every
+ * process that maps the DSO (a cache keyed by DSO and address).  The
+ * caches are direct-mapped and small enough to stay in the CPU's caches;
+ * they only ever save work, never change a result.
  */
 #include "cmds.h"
 #include "../analysis/flame.h"
@@ -127,7 +130,7 @@ struct flame_ctx {
 	int have_evsel;		/* the event shown is known: */
 	u32 evsel_idx;		/* its index (a stream's evsels may move) */
 	char evsel_name[256];
-	u64 nr_samples, nr_other, nr_skipped;
+	u64 nr_samples, nr_other;
 
 	struct flame fl;
 	u32 *stack;		/* the sample's frames as name ids */
@@ -343,12 +346,6 @@ static void stack_room(struct flame_ctx *ctx, u64 n)
 }
 
 /*
- * The frame name of a call-chain address: the address resolved in the
- * sample's thread with cpumode, through a direct-mapped cache shared by
- * the threads of a process (and for kernel addresses by all).  Entries
- * live while their process's maps stay (or the kernel's).
- */
-/*
  * The frame name of a call-chain address, resolved: the map and DSO in
  * the sample's thread, then the symbol through a cache by DSO and
  * map-relative address, which the processes that map one library share
@@ -397,6 +394,12 @@ static struct addr_slot *addr_slot_of(struct flame_ctx *ctx, const struct thread
 				 (ADDR_SLOTS - 1)];
 }
 
+/*
+ * The frame name of a call-chain address: the address resolved in the
+ * sample's thread with cpumode, through a direct-mapped cache shared by
+ * the threads of a process (and for kernel addresses by all).  Entries
+ * live while their process's maps stay (or the kernel's).
+ */
 static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 time,
 		     u8 cpumode, u64 ip)
 {
@@ -617,8 +620,7 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	if (session_resolve_flags(ctx->session, ev, &sample,
 				  evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN ? SESSION_NO_SYMBOL : 0,
 				  &al)) {
-		ctx->nr_skipped++;
-		return 0;
+		return 0;	/* perf skips it too */
 	}
 	stack_room(ctx, 2);
 	if (!ctx->merged)
@@ -654,7 +656,7 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	ctx->input_idx = idx;
 	ctx->have_evsel = 0;
 	ctx->evsel_name[0] = '\0';
-	ctx->nr_samples = ctx->nr_other = ctx->nr_skipped = 0;
+	ctx->nr_samples = ctx->nr_other = 0;
 	memset(ctx->comms, 0, sizeof(ctx->comms));
 	/* the cache's threads are the last file's */
 	ctx->global_gen++;
