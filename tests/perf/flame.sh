@@ -287,16 +287,25 @@ if [ -s "$TMP/spin.data" ] && [ -s "$TMP/forks.data" ]; then
 	fi
 	run_prof "$TMP/diff.svg" "$TMP/prof.err" flame -q --diff "$base" "$new" -o -
 	check "flame --diff: well-formed XML" well_formed "$TMP/diff.svg"
-	# forks' frames are all new: red (more red than green); spin's are gone
-	forks_fill=$(grep -o '<g><title>forks ([^<]*</title><rect [^>]*' "$TMP/diff.svg" |
+	# a process only NEW has is red, with a base of 0; one only BASE has
+	# is not drawn
+	cut -d';' -f1 "$TMP/base.ref" | sed 's/ [0-9]*$//' | sort -u >"$TMP/base.roots"
+	cut -d';' -f1 "$TMP/new.ref" | sed 's/ [0-9]*$//' | sort -u >"$TMP/new.roots"
+	only_new=$(comm -13 "$TMP/base.roots" "$TMP/new.roots" | head -n 1)
+	only_base=$(comm -23 "$TMP/base.roots" "$TMP/new.roots" | head -n 1)
+	new_fill=$(grep -o "<g><title>[^<]*</title><rect [^>]*" "$TMP/diff.svg" |
+		grep -F "<g><title>$only_new (" | head -n 1 |
 		sed 's/.*fill="rgb(\([0-9]*\),\([0-9]*\),\([0-9]*\))".*/\1 \2 \3/')
-	if grep -q '<g><title>forks ([^<]*; base 0 samples, 0.00%; +' "$TMP/diff.svg" &&
-		echo "$forks_fill" | awk '{ exit !($1 > $2 && $1 > $3) }' &&
-		! grep -q '<g><title>spin (' "$TMP/diff.svg"; then
+	if [ -n "$only_new" ] && [ -n "$only_base" ] &&
+		grep "<g><title>" "$TMP/diff.svg" | grep -F "<g><title>$only_new (" |
+			grep -q '; base 0 samples, 0.00%; +' &&
+		echo "$new_fill" | awk '{ exit !($1 > $2 && $1 > $3) }' &&
+		! grep -qF "<g><title>$only_base (" "$TMP/diff.svg"; then
 		ok "flame --diff: a new process's frame is red with its base share in the tooltip"
 	else
 		not_ok "flame --diff: a new process's frame is red with its base share in the tooltip" \
-			"forks fill: $forks_fill" "$(grep -o '<g><title>[^<]*' "$TMP/diff.svg" | head -n 3)"
+			"new only: '$only_new' (fill $new_fill), base only: '$only_base'" \
+			"$(grep -o '<g><title>[^<]*' "$TMP/diff.svg" | head -n 3)"
 	fi
 fi
 
