@@ -146,20 +146,28 @@ if record_workload spin -g; then
 	folded "spin -g --reverse" "$TMP/spin.data" reverse=1 -- --reverse
 	perf_script_opts="--max-stack 3" \
 		folded "spin -g --max-stack 3" "$TMP/spin.data" -- --max-stack 3
+else
+	not_ok "flame: record spin -g"
 fi
 if record_workload threads -g -- threads; then
 	folded "threads -g" "$TMP/threads.data"
 	folded "threads -g --tid" "$TMP/threads.data" tid=1 -- --tid
+else
+	not_ok "flame: record threads -g"
 fi
 if record_workload forks -g -- forks; then
 	folded "forks -g" "$TMP/forks.data"
 	folded "forks -g --pid" "$TMP/forks.data" pid=1 -- --pid
 	folded "forks -g --merged" "$TMP/forks.data" merged=1 -- --merged
+else
+	not_ok "flame: record forks -g"
 fi
-if [ $have_cxx = 1 ] && record_workload cxx -g -- "$TMP/bin/cxx"; then
-	folded "C++ names -g" "$TMP/cxx.data"
-elif [ $have_cxx = 0 ]; then
+if [ $have_cxx = 0 ]; then
 	skip "flame --folded: C++ names -g" "g++ failed: $(head -1 "$TMP/cxx.err")"
+elif record_workload cxx -g -- "$TMP/bin/cxx"; then
+	folded "C++ names -g" "$TMP/cxx.data"
+else
+	not_ok "flame: record C++ names -g"
 fi
 if record_workload sys -a -g -- sleep 0.3; then
 	folded "system-wide -g" "$TMP/sys.data"
@@ -167,18 +175,26 @@ if record_workload sys -a -g -- sleep 0.3; then
 	folded "system-wide -g --tid --reverse" "$TMP/sys.data" tid=1 reverse=1 -- --tid --reverse
 	perf_script_opts="--max-stack 5" \
 		folded "system-wide -g --max-stack 5" "$TMP/sys.data" -- --max-stack 5
+else
+	not_ok "flame: record system-wide -g"
 fi
 if record_workload nog; then
 	folded "spin without -g" "$TMP/nog.data"
+else
+	not_ok "flame: record spin without -g"
 fi
 if record_workload two -g -e cpu-clock -e task-clock -- spin; then
 	folded "two events: the first" "$TMP/two.data"
 	folded "two events: -e task-clock" "$TMP/two.data" event=task-clock -- -e task-clock
+else
+	not_ok "flame: record two events"
 fi
 if record_workload --pipe pipe -g -- spin; then
 	compare "flame --folded: pipe-mode stream on stdin" \
 		"perf script -F $SCRIPT_FIELDS -i - <'$TMP/pipe.data' 2>/dev/null | perl '$REF'" \
 		"'$PROF' flame -q -i - --folded <'$TMP/pipe.data' | LC_ALL=C sort"
+else
+	not_ok "flame: record pipe-mode stream"
 fi
 
 # ---- the SVG -----------------------------------------------------------------
