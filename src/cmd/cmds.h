@@ -6,6 +6,7 @@
 #ifndef PROF_CMD_CMDS_H
 #define PROF_CMD_CMDS_H
 
+int cmd_flame(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
