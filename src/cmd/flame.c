@@ -112,8 +112,7 @@ struct flame_ctx {
 	int folded;		/* --folded */
 	int icicle;		/* --icicle */
 	int reverse;		/* --reverse: leaf first */
-	int merged;		/* --merged: no process frames */
-	int per_comm;		/* --per-comm (the default) */
+	int merged;		/* --merged: no process frames (--per-comm: 0) */
 	int with_pid, with_tid;	/* --pid, --tid */
 	int kernel_marks;	/* --kernel-marks: "_[k]" */
 	int jit_marks;		/* --jit-marks: "_[j]" */
@@ -745,6 +744,14 @@ static int write_output(struct flame_ctx *ctx, const char *subtitle, double min_
 	return 0;
 }
 
+/* --per-comm undoes --merged (and --no-per-comm is --merged): the last
+ * one given wins. */
+static int per_comm_opt(const struct opt *opt, const char *arg, int unset)
+{
+	*(int *)opt->value = unset;
+	return 0;
+}
+
 int cmd_flame(int argc, char **argv)
 {
 	struct flame_ctx ctx = { .width = 1200, .frame_height = 16,
@@ -757,7 +764,8 @@ int cmd_flame(int argc, char **argv)
 		OPT_BOOLEAN(0, "diff", &ctx.diff, "differential graph of two files: --diff BASE NEW"),
 		OPT_STRING('e', "event", &ctx.event, "event", "show this event (default: the first sampled)"),
 		OPT_GROUP("Stacks"),
-		OPT_BOOLEAN(0, "per-comm", &ctx.per_comm, "a root frame per process name (default)"),
+		OPT_CALLBACK_NOARG(0, "per-comm", &ctx.merged, "a root frame per process name (default)",
+				   per_comm_opt),
 		OPT_BOOLEAN(0, "merged", &ctx.merged, "no process frames: every process merged"),
 		OPT_BOOLEAN(0, "pid", &ctx.with_pid, "process frames as comm-PID"),
 		OPT_BOOLEAN(0, "tid", &ctx.with_tid, "process frames as comm-PID/TID"),
@@ -792,8 +800,6 @@ int cmd_flame(int argc, char **argv)
 		opt_usage_error(flame_usage, opts, "unexpected argument '%s'", argv[0]);
 	if (ctx.diff && ctx.input)
 		opt_usage_error(flame_usage, opts, "--diff takes its files as arguments, not -i");
-	if (ctx.merged && ctx.per_comm)
-		opt_usage_error(flame_usage, opts, "--merged and --per-comm exclude each other");
 	if (ctx.merged && (ctx.with_pid || ctx.with_tid))
 		opt_usage_error(flame_usage, opts, "--pid and --tid name process frames, which --merged leaves out");
 	if (ctx.width < 100 || ctx.width > 1000000)
