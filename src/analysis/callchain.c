@@ -10,6 +10,7 @@
  *  - Items are only appended to f->items; a node's slice never moves.
  */
 #include "callchain.h"
+#include "rborder.h"
 #include "../util/error.h"
 
 #include <stdint.h>
@@ -460,6 +461,80 @@ static int sibling_cmp(const void *a, const void *b, void *vf)
 	return item_cmp(f->key, &f->items[y->item], &f->items[x->item]);
 }
 
+/* A sibling set in creation order, for perf's tree. */
+struct sibling_tree {
+	const struct callchain_forest *f;
+	const u32 *nodes;
+};
+
+/* perf's append_chain_children(): a new child goes left of an existing
+ * one that matches below it (match_chain() says MATCH_LT). */
+static int sibling_goes_left(const void *vt, u32 x, u32 c)
+{
+	const struct sibling_tree *t = vt;
+	const struct callchain_forest *f = t->f;
+
+	return item_cmp(f->key, &f->items[f->nodes[t->nodes[x]].item],
+			&f->items[f->nodes[t->nodes[c]].item]) > 0;
+}
+
+static int by_dso(const void *a, const void *b)
+{
+	const struct cc_item *x = *(const struct cc_item *const *)a;
+	const struct cc_item *y = *(const struct cc_item *const *)b;
+
+	if (x->dso != y->dso)
+		return (uintptr_t)x->dso < (uintptr_t)y->dso ? -1 : 1;
+	return !!x->sym - !!y->sym;
+}
+
+/*
+ * Does item_cmp() fail to order these siblings?  With the function key a
+ * resolved item compares by its symbol's start against another resolved
+ * one, but by its address against an unresolved one of the same DSO: when
+ * a DSO has both kinds among the siblings (and its processes map it at
+ * different addresses), comparisons may contradict each other.
+ */
+static int siblings_unordered(const struct callchain_forest *f, const u32 *v, u32 n)
+{
+	const struct cc_item **items;
+	int mixed = 0;
+
+	if (f->key != CC_KEY_FUNCTION)
+		return 0;
+	items = xmalloc(n * sizeof(*items));
+	for (u32 i = 0; i < n; i++)
+		items[i] = &f->items[f->nodes[v[i]].item];
+	qsort(items, n, sizeof(*items), by_dso);
+	for (u32 i = 1; i < n && !mixed; i++)
+		mixed = items[i]->dso && items[i]->dso == items[i - 1]->dso &&
+			!items[i]->sym != !items[i - 1]->sym;
+	free(items);
+	return mixed;
+}
+
+/* Puts the n siblings v[] (in creation order) in the order perf's tree of
+ * children gives them: a sort where item_cmp() is an order, else the tree
+ * itself, built in creation order. */
+static void order_siblings(struct callchain_forest *f, u32 *v, u32 n)
+{
+	struct sibling_tree t = { f, NULL };
+	u32 *created, *order;
+
+	if (!siblings_unordered(f, v, n)) {
+		qsort_r(v, n, sizeof(u32), sibling_cmp, f);
+		return;
+	}
+	created = xmalloc(n * sizeof(u32) * 2);
+	order = created + n;
+	memcpy(created, v, n * sizeof(u32));
+	t.nodes = created;
+	rbtree_build(n, sibling_goes_left, &t, order);
+	for (u32 i = 0; i < n; i++)
+		v[i] = created[order[i]];
+	free(created);
+}
+
 void callchain_finish(struct callchain_forest *f)
 {
 	u32 *fill, total = 0;
@@ -486,6 +561,6 @@ void callchain_finish(struct callchain_forest *f)
 	free(fill);
 	for (u32 n = 1; n < f->nr_nodes; n++)
 		if (f->nodes[n].nr_children > 1)
-			qsort_r(f->children + f->nodes[n].first_child, f->nodes[n].nr_children,
-				sizeof(u32), sibling_cmp, f);
+			order_siblings(f, f->children + f->nodes[n].first_child,
+				       f->nodes[n].nr_children);
 }
