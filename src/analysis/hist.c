@@ -1628,6 +1628,11 @@ static void collapse_comms(struct hists *h)
 			o->period += e->period;
 			o->acc_period += e->acc_period;
 			o->nr_samples += e->nr_samples;
+			/* perf compares comms by what they read when a sample
+			   comes: after the rewrite its later samples went into
+			   the earlier entry, whose chains then reached deeper */
+			if (h->origins[i].max_depth > h->origins[SLOT_ENTRY(slot)].max_depth)
+				h->origins[SLOT_ENTRY(slot)].max_depth = h->origins[i].max_depth;
 			if (h->cc)
 				callchain_merge(h->cc, &h->cc_roots[SLOT_ENTRY(slot)],
 						h->cc_roots[i]);

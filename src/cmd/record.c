@@ -64,6 +64,8 @@
 #include <unistd.h>
 
 #define MAX_EVENTS	32
+#define COMMAND_COMM	"prof-exec"	/* the command's name until its exec
+					   (perf's is "perf-exec") */
 #define MAX_CPUS	4096
 #define RING_PAGES	128	/* data pages per ring: 512 KiB, perf's default */
 #define DWARF_STACK_DEFAULT 8192	/* --call-graph dwarf's stack bytes */
@@ -1126,7 +1128,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is a write error */
 
 	if (argc_left) {
-		child = child_start(argv, &orig_mask, &go_fd, &err_fd);
+		child = child_start(argv, &orig_mask, COMMAND_COMM, &go_fd, &err_fd);
 		if (child < 0) {
 			release(r, NULL, NULL, cmdline);
 			return 1;
@@ -1177,6 +1179,8 @@ int cmd_record(int argc, char **argv)
 		synth_thread_list(&synth, r->threads, r->nr_threads);
 	else if (r->target == TARGET_CPUS)
 		synth_all_threads(&synth);
+	if (child > 0)
+		synth_comm(&synth, child, child, COMMAND_COMM);
 	synth_free(&synth);
 	{
 		struct pd_header init = { PD_REC_FINISHED_INIT, 0, sizeof(init) };

@@ -313,6 +313,17 @@ static void emit_comm(struct synth *s, pid_t tid, const struct thread_status *st
 	finish(s, &r);
 }
 
+void synth_comm(struct synth *s, pid_t pid, pid_t tid, const char *name)
+{
+	struct rec r;
+
+	begin(&r, PD_REC_COMM, 0);
+	put32(&r, (u32)pid);
+	put32(&r, (u32)tid);
+	put_name(&r, name, strlen(name));
+	finish(s, &r);
+}
+
 static void emit_fork(struct synth *s, pid_t tid, const struct thread_status *st)
 {
 	pid_t parent = tid == st->tgid ? st->ppid : st->tgid;

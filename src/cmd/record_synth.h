@@ -45,6 +45,11 @@ struct synth {
 	int hugetlbfs_known;
 };
 
+/* One COMM record: what perf record writes for the command it starts
+ * ("perf-exec"), so that samples taken before its exec's COMM arrives
+ * have a name. */
+void synth_comm(struct synth *s, pid_t pid, pid_t tid, const char *name);
+
 /* The kernel MMAP and one MMAP per kernel module. */
 void synth_kernel_maps(struct synth *s);
 

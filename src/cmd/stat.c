@@ -469,7 +469,7 @@ int stat_run_once(struct stat_ctx *s, char **argv)
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
 	if (argv) {
-		child = child_start(argv, &orig, &go_fd, &err_fd);
+		child = child_start(argv, &orig, NULL, &go_fd, &err_fd);
 		if (child < 0) {
 			sigprocmask(SIG_SETMASK, &orig, NULL);
 			return 255;

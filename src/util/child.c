@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
-pid_t child_start(char **argv, const sigset_t *mask, int *go_fd, int *err_fd)
+pid_t child_start(char **argv, const sigset_t *mask, const char *name, int *go_fd,
+		  int *err_fd)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -41,6 +43,8 @@ pid_t child_start(char **argv, const sigset_t *mask, int *go_fd, int *err_fd)
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, mask, NULL);
+		if (name)
+			prctl(PR_SET_NAME, name);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);

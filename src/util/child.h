@@ -15,11 +15,12 @@
 
 /*
  * Forks argv.  The child runs with signal mask mask and default handlers
- * for SIGINT, SIGTERM, SIGCHLD and SIGPIPE, and execs once a byte arrives
- * on *go_fd (it exits 127 if the pipe closes first).  An exec failure
- * comes back as an errno on *err_fd.  Returns the pid, or -1 after an
- * error message.
+ * for SIGINT, SIGTERM, SIGCHLD and SIGPIPE, is named name until its exec
+ * (when name is not NULL), and execs once a byte arrives on *go_fd (it
+ * exits 127 if the pipe closes first).  An exec failure comes back as an
+ * errno on *err_fd.  Returns the pid, or -1 after an error message.
  */
-pid_t child_start(char **argv, const sigset_t *mask, int *go_fd, int *err_fd);
+pid_t child_start(char **argv, const sigset_t *mask, const char *name, int *go_fd,
+		  int *err_fd);
 
 #endif

@@ -242,10 +242,22 @@ else
 	fi
 fi
 
+# the command is named before its exec, as perf names it "perf-exec", so
+# that samples taken in the exec before its COMM have a thread name
+"$PROF" record -q -o "$TMP/named.data" -- "$TMP/bin/spin" 2>/dev/null
+perf report -D -i "$TMP/named.data" 2>/dev/null | grep PERF_RECORD_COMM >"$TMP/comms"
+child=$(sed -n 's/.*PERF_RECORD_COMM exec: spin:\([0-9]*\)\/.*/\1/p' "$TMP/comms" | head -1)
+if [ -n "$child" ] && grep -q "PERF_RECORD_COMM: prof-exec:$child/$child\$" "$TMP/comms"; then
+	ok "command mode: a COMM names the command before its exec"
+else
+	not_ok "command mode: a COMM names the command before its exec" "$(cat "$TMP/comms")"
+fi
+
 # a full disk: one error line, status 1, and a file perf and prof read
 # alike, cut back to the last round that reached the disk
-if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small" 2>/dev/null; then
-	"$PROF" record -g -F 20000 -o "$TMP/small/full.data" -- "$TMP/bin/spin" 2>"$TMP/err"
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=96k tmpfs "$TMP/small" 2>/dev/null; then
+	# 10 µs of CPU a sample: enough data to fill the disk on a loaded machine too
+	"$PROF" record -g -e cpu-clock -c 10000 -o "$TMP/small/full.data" -- "$TMP/bin/spin" 2>"$TMP/err"
 	rc=$?
 	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'No space left on device' "$TMP/err" &&
 		perf report --stdio -i "$TMP/small/full.data" >/dev/null 2>"$TMP/err2" && [ ! -s "$TMP/err2" ]; then
