@@ -346,11 +346,13 @@ static void print_flat_rows(FILE *out, const struct hists *h, const struct repor
 			first.to = half;
 	}
 	format_rows(&first);
-	fwrite(first.line.buf, 1, first.line.len, out);
+	if (first.line.len)	/* no rows: the buffer was never allocated */
+		fwrite(first.line.buf, 1, first.line.len, out);
 	free(first.line.buf);
 	if (threaded) {
 		pthread_join(thread, NULL);
-		fwrite(second.line.buf, 1, second.line.len, out);
+		if (second.line.len)
+			fwrite(second.line.buf, 1, second.line.len, out);
 		free(second.line.buf);
 	}
 }
