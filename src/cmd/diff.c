@@ -74,6 +74,7 @@ struct diff_file {
 /* One cell of a row: a file's entry and what was computed from it. */
 struct diff_cell {
 	const struct hist_entry *e;	/* NULL: the file has none */
+	u64 period;		/* of e and the file's entries merged in */
 	double delta;		/* percentage points against the baseline */
 	double ratio;
 	s64 wdiff;
@@ -239,10 +240,10 @@ static int same_key(const struct hist_layout *lay, const struct hist_entry *a,
 				return 0;
 			break;
 		case HD_SYM:
+			/* by name; two unresolved symbols are equal */
 			if (!a->sym != !b->sym)
 				return 0;
-			if (a->sym ? strcmp(symbol_name(a->sym), symbol_name(b->sym)) :
-				     a->addr != b->addr)
+			if (a->sym && strcmp(symbol_name(a->sym), symbol_name(b->sym)))
 				return 0;
 			break;
 		default:
@@ -280,8 +281,6 @@ static u32 name_key_hash(const struct hist_layout *lay, const struct hist_entry 
 			if (e->sym)
 				for (const char *s = symbol_name(e->sym); *s; s++)
 					h = (h ^ (unsigned char)*s) * 0x01000193u;
-			else
-				h = mix(h, e->addr);
 			break;
 		default:
 			break;
@@ -324,9 +323,12 @@ static void index_rebuild(struct diff_ctx *ctx)
 	}
 }
 
-/* Adds entry e of file to the row with its key, or to a new row (unless
- * new rows are not wanted: -b).  An entry whose row already has one of
- * this file is left out, as perf pairs one entry per file. */
+/*
+ * Adds entry e of file to the row with its key, or to a new row (unless
+ * new rows are not wanted: -b).  Entries of one file with the same key by
+ * name (perf's collapse for diff: symbols of the same name, or all the
+ * unresolved addresses of a DSO) make one, named by the lowest address.
+ */
 static void add_to_row(struct diff_ctx *ctx, int file, const struct hist_entry *e, int may_add)
 {
 	u32 k = name_key_hash(&ctx->lay, e) & ctx->index_mask, r;
@@ -336,7 +338,8 @@ static void add_to_row(struct diff_ctx *ctx, int file, const struct hist_entry *
 		r = ctx->index[k] - 1;
 		if (same_key(&ctx->lay, row_key(ctx, r), e)) {
 			c = &ctx->cells[(size_t)r * ctx->nr_files + file];
-			if (!c->e)
+			c->period += e->period;
+			if (!c->e || (!e->sym && e->addr < c->e->addr))
 				c->e = e;
 			return;
 		}
@@ -352,6 +355,7 @@ static void add_to_row(struct diff_ctx *ctx, int file, const struct hist_entry *
 	c = &ctx->cells[(size_t)r * ctx->nr_files];
 	memset(c, 0, ctx->nr_files * sizeof(*c));
 	c[file].e = e;
+	c[file].period = e->period;
 	ctx->index[k] = r + 1;
 	if ((u64)ctx->nr_rows * 2 > (u64)ctx->index_mask + 1)
 		index_rebuild(ctx);
@@ -366,7 +370,7 @@ static u64 hists_total(const struct diff_ctx *ctx, const struct hists *h)
 
 static u64 period_of(const struct diff_cell *c)
 {
-	return c->e ? c->e->period : 0;
+	return c->e ? c->period : 0;
 }
 
 /* perf's compute_delta(), compute_ratio() and compute_wdiff() for every
@@ -501,9 +505,6 @@ static int row_cmp(const struct diff_ctx *ctx, u32 ra, u32 rb)
 		if (r)
 			return r;
 	}
-	/* perf's tree keeps unresolved addresses in order */
-	if (!ka->sym && !kb->sym && ka->addr != kb->addr)
-		return ka->addr < kb->addr ? -1 : 1;
 	return (ra > rb) - (ra < rb);
 }
 
@@ -621,19 +622,19 @@ static int cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
 		return !dummy;
 	case COL_FORMULA:
 		if (ctx->compute == COMPUTE_RATIO)
-			snprintf(buf, size, "%.0F / %.0F", (double)p->e->period, (double)old);
+			snprintf(buf, size, "%.0F / %.0F", (double)p->period, (double)old);
 		else if (ctx->compute == COMPUTE_WDIFF)
 			snprintf(buf, size, "(%llu * %lld) - (%llu * %lld)",
-				 (unsigned long long)p->e->period, (long long)ctx->w2,
+				 (unsigned long long)p->period, (long long)ctx->w2,
 				 (unsigned long long)old, (long long)ctx->w1);
 		else
 			snprintf(buf, size, "(%llu * 100 / %llu) - (%llu * 100 / %llu)",
-				 (unsigned long long)p->e->period,
+				 (unsigned long long)p->period,
 				 (unsigned long long)hists_total(ctx, ctx->ev_hists[c->file]),
 				 (unsigned long long)old, (unsigned long long)ctx->base_total);
 		break;
 	case COL_PERIOD:
-		snprintf(buf, size, "%llu", (unsigned long long)p->e->period);
+		snprintf(buf, size, "%llu", (unsigned long long)p->period);
 		break;
 	default:
 		break;
@@ -707,10 +708,12 @@ static void print_titles(const struct diff_ctx *ctx, FILE *out)
 	fputs("\n#\n", out);
 }
 
-/* The key columns of a row, as "perf report" prints them. */
-static void print_keys(const struct diff_ctx *ctx, const struct hist_entry *e, FILE *out)
+/* The key columns of row r, as "perf report" prints them. */
+static void print_keys(const struct diff_ctx *ctx, u32 r, FILE *out)
 {
 	const struct hist_layout *lay = &ctx->lay;
+	int file = row_key_file(ctx, r);
+	const struct hist_entry *e = ctx->cells[(size_t)r * ctx->nr_files + file].e;
 
 	for (int i = 0; i < lay->nr_cols; i++) {
 		int w = ctx->key_width[lay->cols[i]], last = i == lay->nr_cols - 1;
@@ -720,7 +723,8 @@ static void print_keys(const struct diff_ctx *ctx, const struct hist_entry *e, F
 		case HD_PID: {
 			int cw = (w > 7 ? w : 7) - 8;
 
-			fprintf(out, "%7d:%-*.*s", e->tid, cw, cw, hist_string(ctx->strs, e->comm));
+			fprintf(out, "%7d:%-*.*s", e->tid, cw, cw,
+				hist_thread_comm(ctx->ev_hists[file], e));
 			break;
 		}
 		case HD_COMM:
@@ -821,7 +825,7 @@ static void print_event(struct diff_ctx *ctx, u32 ev, int first, FILE *out)
 
 			fprintf(out, as_is ? "%s%-*s" : "%s%*s", i ? "  " : "", ctx->cols[i].width, buf);
 		}
-		print_keys(ctx, row_key(ctx, rows[j]), out);
+		print_keys(ctx, rows[j], out);
 	}
 	free(rows);
 	free(tmp);
@@ -865,7 +869,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	ctx.nr_files = nr < 2 ? 2 : nr;
 	if (ctx.order < 0 || ctx.order >= ctx.nr_files)
-		return error("order option out of limit"), 1;
+		return error("order option out of limit"), 255;
 	ctx.files = xcalloc(ctx.nr_files, sizeof(*ctx.files));
 	ctx.files[0].path = nr >= 2 ? argv[0] : "perf.data.old";
 	ctx.files[1].path = nr >= 2 ? argv[1] : nr == 1 ? argv[0] : "perf.data";
@@ -910,5 +914,6 @@ int cmd_diff(int argc, char **argv)
 	free(ctx.cells);
 	free(ctx.index);
 	hist_strings_free(ctx.strs);
-	return ret ? 1 : 0;
+	/* perf diff exits with its -1 */
+	return ret ? 255 : 0;
 }
