@@ -867,6 +867,9 @@ int cmd_diff(int argc, char **argv)
 					"use relative or absolute", ctx.percentage);
 		ctx.relative = !strcmp(ctx.percentage, "relative");
 	}
+	if (hist_layout_parse(&ctx.lay, ctx.sort_order ? ctx.sort_order : "dso,sym",
+			      NULL, 0, 0, 0))
+		return 129;
 	ctx.nr_files = nr < 2 ? 2 : nr;
 	if (ctx.order < 0 || ctx.order >= ctx.nr_files)
 		return error("order option out of limit"), 255;
@@ -876,9 +879,6 @@ int cmd_diff(int argc, char **argv)
 	for (int i = 2; i < nr; i++)
 		ctx.files[i].path = argv[i];
 
-	if (hist_layout_parse(&ctx.lay, ctx.sort_order ? ctx.sort_order : "dso,sym",
-			      NULL, 0, 0, 0))
-		return 129;
 	/* perf diff shows no overhead column: the keys only */
 	ctx.lay.nr_cols = 0;
 	for (int i = 0; i < ctx.lay.nr_sort; i++)
