@@ -20,11 +20,13 @@
 #include "cmds.h"
 #include "../analysis/hist.h"
 #include "../format/evname.h"
+#include "../format/feature.h"
 #include "../format/reader.h"
 #include "../session/session.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 #include "../util/pager.h"
+#include "../util/timerange.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,7 +70,15 @@ struct diff_file {
 	int opened;		/* pd_open() ran (pd_close() needed) */
 	struct session *session;
 	struct hists *hists;	/* f.nr_evsel of them */
+	u64 *sample_shown;	/* per event: the periods of the samples
+				   not filtered out (perf's total of the
+				   diff's computations with --percentage
+				   relative; the entries' differs) */
 	u32 nr_hists;
+	const struct hist_filters *filters;
+	struct time_range *time_ranges;	/* --time for this file */
+	int nr_time_ranges;
+	unsigned char *cpu_bitmap;	/* --cpu, or NULL */
 };
 
 /* One cell of a row: a file's entry and what was computed from it. */
@@ -92,10 +102,18 @@ struct diff_ctx {
 	const char *sort_order;		/* -s */
 	const char *percentage;		/* --percentage */
 	const char *vmlinux, *symfs;	/* -k, --symfs */
+	const char *dsos, *comms, *symbols;	/* -d, -C, -S */
+	const char *pids, *tids;	/* --pid, --tid */
+	const char *cpus;		/* --cpu */
+	const char *time_str;		/* --time */
 
 	enum diff_compute compute;
 	s64 w1, w2;			/* wdiff:w1,w2 */
 	int relative;			/* --percentage relative */
+	struct hist_filters filters;
+	char *filter_strings[3];	/* the copies the lists point into */
+	const char *time_left;		/* --time with ':': the files' parts
+					   not taken yet */
 	struct hist_layout lay;
 	struct hist_strings *strs;
 	struct diff_file *files;
@@ -103,12 +121,15 @@ struct diff_ctx {
 
 	/* per event, while it is printed */
 	const struct hists **ev_hists;	/* per file, NULL: no such event */
+	u64 *ev_total;			/* per file: the total its computed
+					   values are shares of */
 	struct diff_cell *cells;	/* nr_rows x nr_files */
 	u32 nr_rows, alloc_rows;
 	u32 *index;			/* open addressing: row + 1 */
 	u32 index_mask;
-	u64 base_total;			/* what the Baseline column is a
-					   percentage of */
+	u64 base_total;			/* what the Baseline column (and
+					   the formula's baseline) is a
+					   share of */
 	struct diff_col cols[64];
 	int nr_cols;
 	int key_width[HD_NR];
@@ -156,7 +177,172 @@ static int parse_compute(struct diff_ctx *ctx)
 	return error("'%s' is not computation method (use 'delta','ratio' or 'wdiff')", s);
 }
 
+/* Splits a comma-separated list into a NULL-terminated, duplicate-free
+ * array pointing into *copy (perf's strlist); *nr gets the number of
+ * items. */
+static const char **split_list(const char *str, char **copy, int *nr)
+{
+	const char **list = xcalloc(strlen(str) / 2 + 2, sizeof(*list));
+	char *tok, *save;
+	int n = 0;
+
+	*copy = xstrdup(str);
+	for (tok = strtok_r(*copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int dup = 0;
+
+		for (int i = 0; i < n; i++)
+			dup |= !strcmp(list[i], tok);
+		if (!dup)
+			list[n++] = tok;
+	}
+	*nr = n;
+	return list;
+}
+
+/* A list of pids or tids.  Returns 0, or -1 after an error. */
+static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
+{
+	char *copy;
+	const char **items = split_list(str, &copy, nr);
+	int ret = 0;
+
+	*out = xcalloc(*nr + 1, sizeof(**out));
+	for (int i = 0; i < *nr && !ret; i++) {
+		char *end;
+
+		(*out)[i] = (s32)strtol(items[i], &end, 10);
+		if (*end || end == items[i])
+			ret = error("invalid %s '%s'", what, items[i]);
+	}
+	free(items);
+	free(copy);
+	return ret;
+}
+
+/*
+ * perf's setup_addrlist(): the --symbols items that read as one hex
+ * number (trailing blanks allowed) are addresses, taken out of the names.
+ */
+static void take_addresses(const char **list, int *nr, struct hist_filters *flt)
+{
+	u64 *addrs = xcalloc(*nr + 1, sizeof(*addrs));
+	int kept = 0;
+
+	for (int i = 0; i < *nr; i++) {
+		char *end;
+		unsigned long val;
+
+		errno = 0;
+		val = strtoul(list[i], &end, 16);
+		if (!errno && end != list[i]) {
+			while (*end == ' ' || (*end >= '\t' && *end <= '\r'))
+				end++;
+			if (!*end) {
+				addrs[flt->nr_sym_addrs++] = val;
+				continue;
+			}
+		}
+		list[kept++] = list[i];
+	}
+	list[kept] = NULL;
+	*nr = kept;
+	flt->sym_addrs = addrs;
+}
+
+/* The filters of -d, -C, -S, --pid and --tid; the columns a one-item list
+ * names are hidden, as perf's sort__setup_elide().  Returns 0 or -1. */
+static int setup_filters(struct diff_ctx *ctx)
+{
+	struct hist_filters *flt = &ctx->filters;
+	int nr_comms = 0, nr_dsos = 0, nr_syms = 0;
+
+	if (ctx->comms)
+		flt->comms = split_list(ctx->comms, &ctx->filter_strings[0], &nr_comms);
+	if (ctx->dsos)
+		flt->dsos = split_list(ctx->dsos, &ctx->filter_strings[1], &nr_dsos);
+	if (ctx->symbols) {
+		flt->symbols = split_list(ctx->symbols, &ctx->filter_strings[2], &nr_syms);
+		take_addresses((const char **)flt->symbols, &nr_syms, flt);
+	}
+	hist_layout_elide(&ctx->lay, nr_comms == 1, nr_dsos == 1, nr_syms == 1);
+	if (ctx->pids && parse_ints(ctx->pids, "pid", (s32 **)&flt->pids, &flt->nr_pids))
+		return -1;
+	if (ctx->tids && parse_ints(ctx->tids, "tid", (s32 **)&flt->tids, &flt->nr_tids))
+		return -1;
+	return 0;
+}
+
+static void free_filters(struct diff_ctx *ctx)
+{
+	free((void *)ctx->filters.comms);
+	free((void *)ctx->filters.dsos);
+	free((void *)ctx->filters.symbols);
+	free((void *)ctx->filters.sym_addrs);
+	free((void *)ctx->filters.pids);
+	free((void *)ctx->filters.tids);
+	for (int i = 0; i < 3; i++)
+		free(ctx->filter_strings[i]);
+}
+
 /* ---- reading the files ------------------------------------------------------- */
+
+/*
+ * --time for one file, as perf diff: a string with ':' gives each file its
+ * own part ("a,b:c,d"), else every file takes the whole string (percent
+ * slices of its own first and last sample times).  Returns 0 or -1.
+ */
+static int file_time(struct diff_ctx *ctx, struct diff_file *df)
+{
+	char part[256];
+	const char *s = ctx->time_str, *colon;
+	struct pd_feat_env env;
+
+	if (strchr(ctx->time_str, ':')) {
+		s = ctx->time_left;
+		if (!s || *s == ':')
+			return error("invalid time string");
+		colon = strchr(s, ':');
+		if (colon && !colon[1])
+			return error("invalid time string");
+		snprintf(part, sizeof(part), "%.*s",
+			 (int)(colon ? (size_t)(colon - s) : strlen(s)), s);
+		ctx->time_left = colon ? colon + 1 : NULL;
+		s = part;
+	}
+	memset(&env, 0, sizeof(env));
+	if (strchr(s, '%'))
+		pd_feature_decode(&df->f, PD_FEAT_SAMPLE_TIME, &env);
+	df->nr_time_ranges = time_ranges_parse(s, env.first_sample_time, env.last_sample_time,
+					       &df->time_ranges);
+	if (df->nr_time_ranges < 0) {
+		df->nr_time_ranges = 0;
+		return error("invalid time string '%s'", s);
+	}
+	return 0;
+}
+
+/* --cpu for one file: perf needs CPUs in its samples and checks the list
+ * against the recording machine's.  Returns 0 or -1. */
+static int file_cpus(struct diff_ctx *ctx, struct diff_file *df)
+{
+	struct pd_file *f = &df->f;
+	u64 sample_type = 0;
+	u32 nr_cpus = CPU_LIST_MAX;
+
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		sample_type |= f->evsel[i].attr.sample_type;
+	if (!(sample_type & PD_SAMPLE_CPU))
+		return error("file does not contain CPU events: remove --cpu to proceed");
+	if (f->feat_data[PD_FEAT_NRCPUS] && f->feat_size[PD_FEAT_NRCPUS] >= 4) {
+		u32 n = pd_get32(f->feat_data[PD_FEAT_NRCPUS]);
+
+		if (f->needs_swap)
+			n = __builtin_bswap32(n);
+		if (n && n <= CPU_LIST_MAX)
+			nr_cpus = n;
+	}
+	return cpu_list_parse(ctx->cpus, &df->cpu_bitmap, nr_cpus) ? -1 : 0;
+}
 
 static int diff_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
@@ -165,6 +351,7 @@ static int diff_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 	struct addr_location al;
 	struct pd_evsel *evsel = ev->evsel;
 	struct hists *h;
+	u8 filtered;
 
 	if (session_event(df->session, ev))
 		return -1;
@@ -172,10 +359,18 @@ static int diff_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 		return 0;
 	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
+	if (time_ranges_skip(df->time_ranges, df->nr_time_ranges, sample.time))
+		return 0;
 	if (session_resolve(df->session, ev, &sample, &al))
 		return 0;
+	if (df->cpu_bitmap && (sample.cpu >= CPU_LIST_MAX ||
+			       !(df->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
+		return 0;
 	h = &df->hists[evsel->idx];
-	hists_add(h, &al, (s32)sample.cpu, sample.period, 0);
+	filtered = hist_filter_sample(h->strs, df->filters, &al, sample.ip);
+	hists_add(h, &al, (s32)sample.cpu, sample.period, filtered);
+	if (!filtered)
+		df->sample_shown[evsel->idx] += sample.period;
 	return 0;
 }
 
@@ -188,11 +383,17 @@ static int read_file(struct diff_ctx *ctx, struct diff_file *df)
 	df->opened = 1;
 	if (pd_open(&df->f, df->path, 0))
 		return error("failed to open %s", df->path);
+	if (ctx->time_str && file_time(ctx, df))
+		return -1;
+	if (ctx->cpus && file_cpus(ctx, df))
+		return -1;
+	df->filters = &ctx->filters;
 	df->session = session_new(&df->f, &sopts);
 	if (!df->session)
 		return -1;
 	df->nr_hists = df->f.nr_evsel;
 	df->hists = xcalloc(df->nr_hists ? df->nr_hists : 1, sizeof(*df->hists));
+	df->sample_shown = xcalloc(df->nr_hists ? df->nr_hists : 1, sizeof(*df->sample_shown));
 	for (u32 i = 0; i < df->nr_hists; i++) {
 		hists_init(&df->hists[i], &ctx->lay, ctx->strs);
 		df->hists[i].one_thread = 1;
@@ -200,7 +401,7 @@ static int read_file(struct diff_ctx *ctx, struct diff_file *df)
 	if (pd_process(&df->f, &ops, df) < 0)
 		return error("failed to process %s", df->path);
 	for (u32 i = 0; i < df->nr_hists; i++)
-		hists_finish(&df->hists[i], 0);
+		hists_finish(&df->hists[i], ctx->dsos != NULL);
 	return 0;
 }
 
@@ -363,11 +564,6 @@ static void add_to_row(struct diff_ctx *ctx, int file, const struct hist_entry *
 
 /* ---- computing and ordering ---------------------------------------------------- */
 
-static u64 hists_total(const struct diff_ctx *ctx, const struct hists *h)
-{
-	return ctx->relative ? h->total_non_filtered_period : h->total_period;
-}
-
 static u64 period_of(const struct diff_cell *c)
 {
 	return c->e ? c->period : 0;
@@ -377,7 +573,7 @@ static u64 period_of(const struct diff_cell *c)
  * pair of a row. */
 static void compute_cells(struct diff_ctx *ctx)
 {
-	u64 base_total = hists_total(ctx, ctx->ev_hists[0]);
+	u64 base_total = ctx->ev_total[0];
 
 	for (u32 r = 0; r < ctx->nr_rows; r++) {
 		struct diff_cell *c = &ctx->cells[(size_t)r * ctx->nr_files];
@@ -388,7 +584,7 @@ static void compute_cells(struct diff_ctx *ctx)
 
 			if (!c[i].e)
 				continue;
-			c[i].delta = (new * 100.0) / hists_total(ctx, ctx->ev_hists[i]) -
+			c[i].delta = (new * 100.0) / ctx->ev_total[i] -
 				     (old * 100.0) / base_total;
 			c[i].ratio = (double)new / (double)(old ? old : 1);
 			c[i].wdiff = (s64)new * ctx->w2 - (s64)old * ctx->w1;
@@ -477,8 +673,10 @@ static int row_cmp(const struct diff_ctx *ctx, u32 ra, u32 rb)
 		if ((r = cmp_value(ctx, &a[i], &b[i])))
 			return r;
 	}
-	/* the keys, as perf's sort functions order them */
+	/* the keys shown, as perf's sort functions order them */
 	for (int i = 0; i < ctx->lay.nr_sort; i++) {
+		if (ctx->lay.elide_mask & (1u << ctx->lay.sort[i]))
+			continue;
 		r = 0;
 		switch (ctx->lay.sort[i]) {
 		case HD_PID:
@@ -630,7 +828,7 @@ static int cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
 		else
 			snprintf(buf, size, "(%llu * 100 / %llu) - (%llu * 100 / %llu)",
 				 (unsigned long long)p->period,
-				 (unsigned long long)hists_total(ctx, ctx->ev_hists[c->file]),
+				 (unsigned long long)ctx->ev_total[c->file],
 				 (unsigned long long)old, (unsigned long long)ctx->base_total);
 		break;
 	case COL_PERIOD:
@@ -670,11 +868,11 @@ static void key_widths(struct diff_ctx *ctx)
 			ctx->key_width[HD_DSO] = len;
 	}
 	/* an unresolved symbol: "[.] 0x" and 16 digits, and a DSO column as
-	   wide as the address */
+	   wide as the address unless --dsos was given */
 	if (unresolved) {
 		if (ctx->key_width[HD_SYM] < 22)
 			ctx->key_width[HD_SYM] = 22;
-		if (ctx->key_width[HD_DSO] < 16)
+		if (ctx->key_width[HD_DSO] < 16 && !ctx->dsos)
 			ctx->key_width[HD_DSO] = 16;
 	}
 	if (comm_len > ctx->key_width[HD_COMM])
@@ -759,7 +957,7 @@ static void print_event(struct diff_ctx *ctx, u32 ev, int first, FILE *out)
 {
 	struct diff_file *base = &ctx->files[0];
 	const struct hists **eh = ctx->ev_hists;
-	u32 *rows, *tmp;
+	u32 *rows, *tmp, kept;
 	char name[256];
 
 	eh[0] = &base->hists[ev];
@@ -770,30 +968,46 @@ static void print_event(struct diff_ctx *ctx, u32 ev, int first, FILE *out)
 	}
 	ctx->nr_rows = 0;
 	index_rebuild(ctx);
-	for (u32 j = 0; j < eh[0]->nr_sorted; j++)
-		add_to_row(ctx, 0, eh[0]->sorted[j], 1);
+	/* the totals of the computations: with --percentage relative,
+	   of the samples not filtered out */
+	for (int i = 0; i < ctx->nr_files; i++)
+		if (eh[i])
+			ctx->ev_total[i] = !ctx->relative ? eh[i]->total_period :
+				ctx->files[i].sample_shown[eh[i] - ctx->files[i].hists];
+	/* all entries match, the filtered ones too (a row is shown when the
+	   entry that made it is not) */
+	for (u32 j = 0; j < eh[0]->nr_entries; j++)
+		add_to_row(ctx, 0, &eh[0]->entries[j], 1);
 	for (int i = 1; i < ctx->nr_files; i++)
-		for (u32 j = 0; eh[i] && j < eh[i]->nr_sorted; j++)
-			add_to_row(ctx, i, eh[i]->sorted[j], !ctx->baseline_only);
+		for (u32 j = 0; eh[i] && j < eh[i]->nr_entries; j++)
+			add_to_row(ctx, i, &eh[i]->entries[j], !ctx->baseline_only);
 	compute_cells(ctx);
-	/* -b: only the baseline's entries with a match; its percentages
-	   are then of what is left (the deltas were computed before) */
-	ctx->base_total = hists_total(ctx, eh[0]);
+	/*
+	 * -b: only the baseline's entries with a match.  The Baseline column
+	 * is a share of the baseline's entries that are left (with
+	 * --percentage relative, of those not filtered out), as perf sums
+	 * them again once the computations are done.
+	 */
+	ctx->base_total = ctx->relative ? eh[0]->total_non_filtered_period : eh[0]->total_period;
 	if (ctx->baseline_only) {
-		u32 kept = 0;
-
 		ctx->base_total = 0;
 		for (u32 r = 0; r < ctx->nr_rows; r++) {
 			struct diff_cell *c = &ctx->cells[(size_t)r * ctx->nr_files];
 
-			if (!has_pairs(ctx, c))
-				continue;
-			ctx->base_total += period_of(c);
-			memmove(&ctx->cells[(size_t)kept++ * ctx->nr_files], c,
-				ctx->nr_files * sizeof(*c));
+			if (c->e && has_pairs(ctx, c) && (!ctx->relative || !c->e->filtered))
+				ctx->base_total += c->period;
 		}
-		ctx->nr_rows = kept;
 	}
+	kept = 0;
+	for (u32 r = 0; r < ctx->nr_rows; r++) {
+		struct diff_cell *c = &ctx->cells[(size_t)r * ctx->nr_files];
+
+		if (row_key(ctx, r)->filtered || (ctx->baseline_only && !has_pairs(ctx, c)))
+			continue;
+		memmove(&ctx->cells[(size_t)kept++ * ctx->nr_files], c,
+			ctx->nr_files * sizeof(*c));
+	}
+	ctx->nr_rows = kept;
 
 	rows = xmalloc((ctx->nr_rows ? ctx->nr_rows : 1) * sizeof(*rows));
 	tmp = xmalloc((ctx->nr_rows ? ctx->nr_rows : 1) * sizeof(*tmp));
@@ -849,6 +1063,14 @@ int cmd_diff(int argc, char **argv)
 		OPT_INTEGER('o', "order", &ctx.order, "specify compute sorting (the file sorted on first)"),
 		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
 			   "how to display percentage of filtered entries"),
+		OPT_STRING('d', "dsos", &ctx.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING('C', "comms", &ctx.comms, "comm[,comm...]", "only consider symbols in these comms"),
+		OPT_STRING('S', "symbols", &ctx.symbols, "symbol[,symbol...]", "only consider these symbols"),
+		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only consider symbols in these pids"),
+		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only consider symbols in these tids"),
+		OPT_STRING(0, "cpu", &ctx.cpus, "cpu", "list of cpus to profile"),
+		OPT_STRING(0, "time", &ctx.time_str, "str",
+			   "time span (time percent or absolute timestamp; a:b per file)"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory",
 			   "look for files with symbols relative to this directory"),
@@ -886,11 +1108,20 @@ int cmd_diff(int argc, char **argv)
 			ctx.lay.cols[ctx.lay.nr_cols++] = ctx.lay.sort[i];
 	ctx.strs = hist_strings_new();
 	setup_cols(&ctx);
+	ctx.time_left = ctx.time_str;
+	ret = setup_filters(&ctx);
+	/* the hidden columns go */
+	nr = 0;
+	for (int i = 0; i < ctx.lay.nr_cols; i++)
+		if (!(ctx.lay.elide_mask & (1u << ctx.lay.cols[i])))
+			ctx.lay.cols[nr++] = ctx.lay.cols[i];
+	ctx.lay.nr_cols = nr;
 
 	for (int i = 0; i < ctx.nr_files && !ret; i++)
 		ret = read_file(&ctx, &ctx.files[i]);
 	if (!ret) {
 		ctx.ev_hists = xcalloc(ctx.nr_files, sizeof(*ctx.ev_hists));
+		ctx.ev_total = xcalloc(ctx.nr_files, sizeof(*ctx.ev_total));
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		pager_start();
 		for (u32 ev = 0; ev < ctx.files[0].nr_hists; ev++)
@@ -904,13 +1135,18 @@ int cmd_diff(int argc, char **argv)
 		for (u32 j = 0; j < df->nr_hists; j++)
 			hists_release(&df->hists[j]);
 		free(df->hists);
+		free(df->sample_shown);
 		if (df->session)
 			session_free(df->session);
+		free(df->time_ranges);
+		free(df->cpu_bitmap);
 		if (df->opened)
 			pd_close(&df->f);
 	}
 	free(ctx.files);
+	free_filters(&ctx);
 	free(ctx.ev_hists);
+	free(ctx.ev_total);
 	free(ctx.cells);
 	free(ctx.index);
 	hist_strings_free(ctx.strs);
