@@ -10,8 +10,10 @@
 # events at once, diffed against one of a single event.  Matrix: the
 # default (delta-abs), -c delta, -c ratio, -c wdiff, -p and -F (period and
 # formula columns), -b, -o, -q, --percentage, --sort comm,dso and other
-# key sets, three files (the "# Data files:" block and "/N" titles), and
-# errors (a missing file, a bad -c, -o out of range: perf's exit status).
+# key sets, three files (the "# Data files:" block and "/N" titles), the
+# filters (-d, -C, -S, --pid), --cpu (on files recorded with
+# --sample-cpu), --time, and errors (a missing file, a bad -c, -o out of
+# range, --cpu on a file without CPUs: perf's exit status).
 #
 # Comparison: stdout byte for byte (perf pads its title lines with
 # blanks) and the exit status.
@@ -91,7 +93,9 @@ if ! cc -O0 -o "$TMP/o0/w" "$TMP/w.c" || ! cc -O2 -fno-inline -o "$TMP/o2/w" "$T
 	! rec third -e cpu-clock -- ./o0/w 150 1 ||
 	! rec loop1 -e cpu-clock -- ./loop.sh 10 ||
 	! rec loop2 -e cpu-clock -- ./loop.sh 30 ||
-	! rec two -e cpu-clock,task-clock -- ./o2/w 100; then
+	! rec two -e cpu-clock,task-clock -- ./o2/w 100 ||
+	! rec cpus1 -e cpu-clock --sample-cpu -- ./loop.sh 10 ||
+	! rec cpus2 -e cpu-clock --sample-cpu -- ./loop.sh 20; then
 	not_ok "diff record" "perf record failed"
 	exit 1
 fi
@@ -127,6 +131,22 @@ both "two events" two.data new.data
 both "two events, reversed" new.data two.data
 both "two events, three files" two.data new.data two.data
 
+# filters: the columns of one-item lists are hidden; entries match
+# whether filtered or not, and relative shares are of the samples shown
+both "-d w" -d w base.data new.data
+both "-d two, relative" -d w,libc.so.6 --percentage relative base.data new.data
+both "-S leaf -p -F" -S leaf -p -F base.data new.data
+both "-C ls" -C ls loop1.data loop2.data
+both "-C ls,sh -b" -C ls,sh -b loop1.data loop2.data
+both "-C sh relative, three files" -C sh --percentage relative loop1.data loop2.data base.data
+both "-C sh relative -p -F" -C sh --percentage relative -p -F loop1.data loop2.data
+both "-C sh,ls --sort comm,dso" -C sh,ls --sort comm,dso loop1.data loop2.data
+both "--pid" --pid 1 loop1.data loop2.data
+both "--cpu 0" --cpu 0 cpus1.data cpus2.data
+both "--cpu 1 --sort comm" --cpu 1 --sort comm cpus1.data cpus2.data
+both "--time 0%-50%" --time 0%-50% base.data new.data
+both "--time 10%/2 -c ratio" --time 10%/2 -c ratio loop1.data loop2.data
+
 # errors
 both "missing file" base.data nothing.data
 both "default files missing" base.data
@@ -136,3 +156,5 @@ both "-c ratio with an argument" -c ratio:2 base.data new.data
 both "-o out of range" -o 2 base.data new.data
 both "bad --sort" --sort nothing base.data new.data
 both "bad --percentage" --percentage some base.data new.data
+both "--cpu without CPUs in the samples" --cpu 0 base.data new.data
+both "--cpu out of range" --cpu 4000 cpus1.data cpus2.data
