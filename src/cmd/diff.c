@@ -289,7 +289,8 @@ static void free_filters(struct diff_ctx *ctx)
 /*
  * --time for one file, as perf diff: a string with ':' gives each file its
  * own part ("a,b:c,d"), else every file takes the whole string (percent
- * slices of its own first and last sample times).  Returns 0 or -1.
+ * slices of its own first and last sample times).  Returns 0, or -EINVAL
+ * after an error (perf exits with its low byte).
  */
 static int file_time(struct diff_ctx *ctx, struct diff_file *df)
 {
@@ -299,11 +300,11 @@ static int file_time(struct diff_ctx *ctx, struct diff_file *df)
 
 	if (strchr(ctx->time_str, ':')) {
 		s = ctx->time_left;
-		if (!s || *s == ':')
-			return error("invalid time string");
-		colon = strchr(s, ':');
-		if (colon && !colon[1])
-			return error("invalid time string");
+		colon = s ? strchr(s, ':') : NULL;
+		if (!s || *s == ':' || (colon && !colon[1])) {
+			error("invalid time string");
+			return -EINVAL;
+		}
 		snprintf(part, sizeof(part), "%.*s",
 			 (int)(colon ? (size_t)(colon - s) : strlen(s)), s);
 		ctx->time_left = colon ? colon + 1 : NULL;
@@ -316,7 +317,8 @@ static int file_time(struct diff_ctx *ctx, struct diff_file *df)
 					       &df->time_ranges);
 	if (df->nr_time_ranges < 0) {
 		df->nr_time_ranges = 0;
-		return error("invalid time string '%s'", s);
+		error("invalid time string '%s'", s);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -374,7 +376,8 @@ static int diff_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 	return 0;
 }
 
-/* Reads one file into its histograms.  Returns 0 or -1. */
+/* Reads one file into its histograms.  Returns 0, -1, or -EINVAL for a
+ * bad --time. */
 static int read_file(struct diff_ctx *ctx, struct diff_file *df)
 {
 	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
@@ -384,7 +387,7 @@ static int read_file(struct diff_ctx *ctx, struct diff_file *df)
 	if (pd_open(&df->f, df->path, 0))
 		return error("failed to open %s", df->path);
 	if (ctx->time_str && file_time(ctx, df))
-		return -1;
+		return -EINVAL;
 	if (ctx->cpus && file_cpus(ctx, df))
 		return -1;
 	df->filters = &ctx->filters;
@@ -1150,6 +1153,6 @@ int cmd_diff(int argc, char **argv)
 	free(ctx.cells);
 	free(ctx.index);
 	hist_strings_free(ctx.strs);
-	/* perf diff exits with its -1 */
-	return ret ? 255 : 0;
+	/* perf diff exits with its -1, or -EINVAL for a bad --time */
+	return ret == -EINVAL ? 256 - EINVAL : ret ? 255 : 0;
 }

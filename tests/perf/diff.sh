@@ -146,6 +146,7 @@ both "--cpu 0" --cpu 0 cpus1.data cpus2.data
 both "--cpu 1 --sort comm" --cpu 1 --sort comm cpus1.data cpus2.data
 both "--time 0%-50%" --time 0%-50% base.data new.data
 both "--time 10%/2 -c ratio" --time 10%/2 -c ratio loop1.data loop2.data
+both "--time per file" --time 0%-50%:50%-100% base.data new.data
 
 # errors
 both "missing file" base.data nothing.data
@@ -158,3 +159,5 @@ both "bad --sort" --sort nothing base.data new.data
 both "bad --percentage" --percentage some base.data new.data
 both "--cpu without CPUs in the samples" --cpu 0 base.data new.data
 both "--cpu out of range" --cpu 4000 cpus1.data cpus2.data
+both "bad --time" --time nothing base.data new.data
+both "--time per file, one missing" --time 0%-50%: base.data new.data
