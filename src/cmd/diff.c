@@ -794,9 +794,10 @@ static int cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
 
 	snprintf(buf, size, " ");
 	if (c->kind == COL_BASELINE) {
-		if (!dummy)
-			snprintf(buf, size, "%6.2f%%", 100.0 * old / ctx->base_total);
-		return 0;
+		if (dummy)
+			return 0;
+		snprintf(buf, size, "%*.2f%%", c->width - 1, 100.0 * old / ctx->base_total);
+		return 1;
 	}
 	if (!c->file || !p->e) {
 		/* the baseline's own columns, and files without the entry */
@@ -807,20 +808,22 @@ static int cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
 	switch (c->kind) {
 	case COL_DELTA:
 	case COL_DELTA_ABS:
-		snprintf(buf, size, "%+4.2F%%", p->delta);
-		break;
+		snprintf(buf, size, "%+*.2f%%", c->width - 1, p->delta);
+		return 1;
 	case COL_RATIO:
-		if (dummy)
+		if (dummy) {
 			snprintf(buf, size, "N/A");
-		else if (p->ratio > 0.0)
-			snprintf(buf, size, "%14.6F", p->ratio);
-		break;
+			return 0;
+		}
+		snprintf(buf, size, "%*.6f", c->width, p->ratio);
+		return 1;
 	case COL_WDIFF:
-		if (dummy)
+		if (dummy) {
 			snprintf(buf, size, "N/A");
-		else
-			snprintf(buf, size, "%14lld", (long long)p->wdiff);
-		return !dummy;
+			return 0;
+		}
+		snprintf(buf, size, "%14lld", (long long)p->wdiff);
+		return 1;
 	case COL_FORMULA:
 		if (ctx->compute == COMPUTE_RATIO)
 			snprintf(buf, size, "%.0F / %.0F", (double)p->period, (double)old);
