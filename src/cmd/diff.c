@@ -8,14 +8,18 @@
  * config) of each other file is looked up; the entries of the files are
  * then matched by the sort keys compared by value and name (comm, DSO
  * name, symbol name, cpu, tid), so that different builds of a program
- * line up.  An entry found only in another file gets a row with an empty
- * Baseline (perf's "dummy" entry).  Rows are ordered as perf's output
- * sort list orders them: the compute column of file --order first, then
- * the baseline period, each file's compute column, then the keys.
+ * line up; entries of one file equal by name count as one (perf's
+ * collapse).  An entry found only in another file gets a row with an
+ * empty Baseline (perf's "dummy" entry).  Filtered entries match too; a
+ * row is shown when the entry that made it is not filtered.  Rows are
+ * ordered as perf's output sort list orders them: the compute column of
+ * file --order first, then the baseline period, each file's compute
+ * column, then the keys.
  *
  * Invariants: all histograms share one hist_strings, so comm and DSO
- * names compare as ids; a row has at most one entry per file; nothing
- * here changes the histograms after hists_finish().
+ * names compare as ids; a row has at most one cell per file, whose period
+ * is the sum of the entries merged into it; nothing here changes the
+ * histograms after hists_finish().
  */
 #include "cmds.h"
 #include "../analysis/hist.h"
