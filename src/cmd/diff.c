@@ -44,6 +44,8 @@ enum diff_compute {
 	COMPUTE_RATIO,
 	COMPUTE_WDIFF,
 	COMPUTE_DELTA_ABS,
+	COMPUTE_CYCLES,		/* accepted, refused later: needs branch
+				   stacks, not implemented */
 };
 
 /* A diff column's kind (perf's PERF_HPP_DIFF__* columns). */
@@ -101,6 +103,8 @@ struct diff_ctx {
 	int show_formula;		/* -F */
 	int baseline_only;		/* -b */
 	int quiet;			/* -q */
+	int stream;			/* --stream */
+	int cycles_hist;		/* --cycles-hist */
 	int force;			/* -f */
 	int order;			/* -o: the file sorted on first (0: none) */
 	const char *sort_order;		/* -s */
@@ -155,6 +159,7 @@ static int parse_compute(struct diff_ctx *ctx)
 		[COMPUTE_RATIO] = "ratio",
 		[COMPUTE_WDIFF] = "wdiff",
 		[COMPUTE_DELTA_ABS] = "delta-abs",
+		[COMPUTE_CYCLES] = "cycles",
 	};
 	const char *s = ctx->compute_str, *arg = strchr(s, ':');
 	size_t len = arg ? (size_t)(arg - s) : strlen(s);
@@ -1066,6 +1071,9 @@ int cmd_diff(int argc, char **argv)
 			   "delta,delta-abs,ratio,wdiff:w1,w2 (default delta-abs)",
 			   "entries differential computation selection"),
 		OPT_BOOLEAN('p', "period", &ctx.show_period, "show period values"),
+		OPT_BOOLEAN(0, "cycles-hist", &ctx.cycles_hist,
+			    "show cycles histogram and standard deviation (with -c cycles; not implemented)"),
+		OPT_BOOLEAN(0, "stream", &ctx.stream, "enable hot streams comparison (not implemented)"),
 		OPT_BOOLEAN('F', "formula", &ctx.show_formula, "show formula"),
 		OPT_BOOLEAN('f', "force", &ctx.force, "don't complain, do it"),
 		OPT_STRING('s', "sort", &ctx.sort_order, "key[,key2...]",
@@ -1093,6 +1101,8 @@ int cmd_diff(int argc, char **argv)
 		error_set_quiet(1);
 	if (ctx.compute_str && parse_compute(&ctx))
 		return 129;
+	if (ctx.cycles_hist && ctx.compute != COMPUTE_CYCLES)
+		opt_usage_error(diff_usage, opts, "--cycles-hist needs -c cycles");
 	if (ctx.percentage) {
 		if (strcmp(ctx.percentage, "relative") && strcmp(ctx.percentage, "absolute"))
 			opt_usage_error(diff_usage, opts, "invalid --percentage '%s': "
@@ -1105,6 +1115,8 @@ int cmd_diff(int argc, char **argv)
 	ctx.nr_files = nr < 2 ? 2 : nr;
 	if (ctx.order < 0 || ctx.order >= ctx.nr_files)
 		return error("order option out of limit"), 255;
+	if (ctx.compute == COMPUTE_CYCLES || ctx.stream)
+		return error("-c cycles and --stream (branch stacks) are not implemented"), 255;
 	ctx.files = xcalloc(ctx.nr_files, sizeof(*ctx.files));
 	ctx.files[0].path = nr >= 2 ? argv[0] : "perf.data.old";
 	ctx.files[1].path = nr >= 2 ? argv[1] : nr == 1 ? argv[0] : "perf.data";

@@ -160,4 +160,7 @@ both "bad --percentage" --percentage some base.data new.data
 both "--cpu without CPUs in the samples" --cpu 0 base.data new.data
 both "--cpu out of range" --cpu 4000 cpus1.data cpus2.data
 both "bad --time" --time nothing base.data new.data
+both "-c cycles without branch stacks" -c cycles base.data new.data
+both "--stream without branch stacks" --stream base.data new.data
+both "--cycles-hist without -c cycles" --cycles-hist base.data new.data
 both "--time per file, one missing" --time 0%-50%: base.data new.data
