@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,7 @@ struct diff_ctx {
 	int show_formula;		/* -F */
 	int baseline_only;		/* -b */
 	int quiet;			/* -q */
+	const char *field_sep;		/* -t */
 	int stream;			/* --stream */
 	int cycles_hist;		/* --cycles-hist */
 	int force;			/* -f */
@@ -787,6 +789,77 @@ static void setup_cols(struct diff_ctx *ctx)
 	}
 }
 
+/* The formula (-F) or period (-p) of a newer file that has the entry. */
+static void formula_period_text(const struct diff_ctx *ctx, const struct diff_col *c,
+				const struct diff_cell *row, char *buf, size_t size)
+{
+	const struct diff_cell *p = &row[c->file];
+	u64 old = period_of(&row[0]);
+
+	if (c->kind == COL_PERIOD) {
+		snprintf(buf, size, "%llu", (unsigned long long)p->period);
+	} else if (c->kind != COL_FORMULA) {
+		return;
+	} else if (ctx->compute == COMPUTE_RATIO) {
+		snprintf(buf, size, "%.0F / %.0F", (double)p->period, (double)old);
+	} else if (ctx->compute == COMPUTE_WDIFF) {
+		snprintf(buf, size, "(%llu * %lld) - (%llu * %lld)",
+			 (unsigned long long)p->period, (long long)ctx->w2,
+			 (unsigned long long)old, (long long)ctx->w1);
+	} else {
+		snprintf(buf, size, "(%llu * 100 / %llu) - (%llu * 100 / %llu)",
+			 (unsigned long long)p->period,
+			 (unsigned long long)ctx->ev_total[c->file],
+			 (unsigned long long)old, (unsigned long long)ctx->base_total);
+	}
+}
+
+/*
+ * With -t perf prints the columns through hpp__entry_global() (a buffer
+ * of 69 bytes), each padded on the right to its width: the periods and
+ * formulas as they are, the baseline share as "%.2f", "%+4.2F%%" deltas,
+ * and ratios and weighted diffs only when not zero.
+ */
+static void sep_cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
+			  const struct diff_cell *row, char *buf, size_t size)
+{
+	const struct diff_cell *p = &row[c->file];
+	u64 old = period_of(&row[0]);
+	int dummy = !row[0].e;
+
+	if (c->kind == COL_BASELINE) {
+		if (!dummy)
+			snprintf(buf, size, "%.2f", 100.0 * old / ctx->base_total);
+		return;
+	}
+	if (!c->file || !p->e) {
+		if (c->kind == COL_PERIOD_BASELINE)
+			snprintf(buf, size, "%llu", (unsigned long long)old);
+		return;
+	}
+	switch (c->kind) {
+	case COL_DELTA:
+	case COL_DELTA_ABS:
+		snprintf(buf, size, "%+4.2F%%", p->delta);
+		break;
+	case COL_RATIO:
+		if (dummy)
+			snprintf(buf, size, "N/A");
+		else if (p->ratio > 0.0)
+			snprintf(buf, size, "%14.6F", p->ratio);
+		break;
+	case COL_WDIFF:
+		if (dummy)
+			snprintf(buf, size, "N/A");
+		else if (p->wdiff)
+			snprintf(buf, size, "%14lld", (long long)p->wdiff);
+		break;
+	default:
+		formula_period_text(ctx, c, row, buf, size);
+		break;
+	}
+}
+
 /*
  * The text of column c for a row, as perf prints it to a file: through
  * the colour functions where a column has one, else hpp__entry_global()
@@ -802,6 +875,10 @@ static int cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
 	int dummy = !row[0].e;
 
 	snprintf(buf, size, " ");
+	if (ctx->field_sep) {
+		sep_cell_text(ctx, c, row, buf, size);
+		return 1;
+	}
 	if (c->kind == COL_BASELINE) {
 		if (dummy)
 			return 0;
@@ -833,26 +910,10 @@ static int cell_text(const struct diff_ctx *ctx, const struct diff_col *c,
 		}
 		snprintf(buf, size, "%14lld", (long long)p->wdiff);
 		return 1;
-	case COL_FORMULA:
-		if (ctx->compute == COMPUTE_RATIO)
-			snprintf(buf, size, "%.0F / %.0F", (double)p->period, (double)old);
-		else if (ctx->compute == COMPUTE_WDIFF)
-			snprintf(buf, size, "(%llu * %lld) - (%llu * %lld)",
-				 (unsigned long long)p->period, (long long)ctx->w2,
-				 (unsigned long long)old, (long long)ctx->w1);
-		else
-			snprintf(buf, size, "(%llu * 100 / %llu) - (%llu * 100 / %llu)",
-				 (unsigned long long)p->period,
-				 (unsigned long long)ctx->ev_total[c->file],
-				 (unsigned long long)old, (unsigned long long)ctx->base_total);
-		break;
-	case COL_PERIOD:
-		snprintf(buf, size, "%llu", (unsigned long long)p->period);
-		break;
 	default:
-		break;
+		formula_period_text(ctx, c, row, buf, size);
+		return 0;
 	}
-	return 0;
 }
 
 /* perf's hists__calc_col_len() over the rows shown: the width of each
@@ -896,19 +957,24 @@ static void key_widths(struct diff_ctx *ctx)
 		ctx->key_width[HD_PID] = comm_len + 8;
 }
 
+/* The title lines (with -t only the titles, joined by the separator). */
 static void print_titles(const struct diff_ctx *ctx, FILE *out)
 {
 	const struct hist_layout *lay = &ctx->lay;
+	const char *sep = ctx->field_sep ? ctx->field_sep : "  ";
 
 	fputs("# ", out);
 	for (int i = 0; i < ctx->nr_cols; i++)
-		fprintf(out, "%s%*s", i ? "  " : "", ctx->cols[i].width, ctx->cols[i].title);
+		fprintf(out, "%s%*s", i ? sep : "", ctx->cols[i].width, ctx->cols[i].title);
 	for (int i = 0; i < lay->nr_cols; i++) {
 		int w = ctx->key_width[lay->cols[i]];
 
-		fprintf(out, "  %-*.*s", w, w, hist_dim_header(lay, lay->cols[i]));
+		fprintf(out, "%s%-*.*s", sep, w, w, hist_dim_header(lay, lay->cols[i]));
 	}
-	fputs("\n# ", out);
+	putc('\n', out);
+	if (ctx->field_sep)
+		return;
+	fputs("# ", out);
 	for (int i = 0; i < ctx->nr_cols + lay->nr_cols; i++) {
 		int w = i < ctx->nr_cols ? ctx->cols[i].width :
 			ctx->key_width[lay->cols[i - ctx->nr_cols]];
@@ -921,6 +987,28 @@ static void print_titles(const struct diff_ctx *ctx, FILE *out)
 	fputs("\n#\n", out);
 }
 
+/* Prints a key's text; with -t the separator's first character in it
+ * becomes '.' (perf's repsep_snprintf()).  Returns its length. */
+__attribute__((format(printf, 3, 4)))
+static int put_key(const struct diff_ctx *ctx, FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("out of memory");
+	if (ctx->field_sep)
+		for (char *p = text; (p = strchr(p, ctx->field_sep[0])); p++)
+			*p = '.';
+	fputs(text, out);
+	free(text);
+	return n;
+}
+
 /* The key columns of row r, as "perf report" prints them. */
 static void print_keys(const struct diff_ctx *ctx, u32 r, FILE *out)
 {
@@ -931,29 +1019,29 @@ static void print_keys(const struct diff_ctx *ctx, u32 r, FILE *out)
 	for (int i = 0; i < lay->nr_cols; i++) {
 		int w = ctx->key_width[lay->cols[i]], last = i == lay->nr_cols - 1;
 
-		fputs("  ", out);
+		fputs(ctx->field_sep ? ctx->field_sep : "  ", out);
 		switch (lay->cols[i]) {
 		case HD_PID: {
 			int cw = (w > 7 ? w : 7) - 8;
 
-			fprintf(out, "%7d:%-*.*s", e->tid, cw, cw,
+			put_key(ctx, out, "%7d:%-*.*s", e->tid, cw, cw,
 				hist_thread_comm(ctx->ev_hists[file], e));
 			break;
 		}
 		case HD_COMM:
-			fprintf(out, "%-*.*s", w, w, hist_string(ctx->strs, e->comm));
+			put_key(ctx, out, "%-*.*s", w, w, hist_string(ctx->strs, e->comm));
 			break;
 		case HD_DSO:
-			fprintf(out, "%-*.*s", w, w, hist_string(ctx->strs, e->dso_name));
+			put_key(ctx, out, "%-*.*s", w, w, hist_string(ctx->strs, e->dso_name));
 			break;
 		case HD_CPU:
-			fprintf(out, "%*.*d", w, w, e->cpu);
+			put_key(ctx, out, "%*.*d", w, w, e->cpu);
 			break;
 		case HD_SYM: {
 			int n = fprintf(out, "[%c] ", e->level), room = w - n > 0 ? w - n : 0;
 
 			if (e->sym)
-				n += fprintf(out, "%.*s", room, symbol_name(e->sym));
+				n += put_key(ctx, out, "%.*s", room, symbol_name(e->sym));
 			else
 				n += fprintf(out, "%#.16llx", (unsigned long long)e->addr);
 			if (!last && n < w)
@@ -1048,11 +1136,14 @@ static void print_event(struct diff_ctx *ctx, u32 ev, int first, FILE *out)
 		const struct diff_cell *row = &ctx->cells[(size_t)rows[j] * ctx->nr_files];
 		char buf[70];
 
-		fputs("  ", out);
+		if (!ctx->field_sep)
+			fputs("  ", out);
 		for (int i = 0; i < ctx->nr_cols; i++) {
 			int as_is = cell_text(ctx, &ctx->cols[i], row, buf, sizeof(buf));
 
-			fprintf(out, as_is ? "%s%-*s" : "%s%*s", i ? "  " : "", ctx->cols[i].width, buf);
+			if (i)
+				fputs(ctx->field_sep ? ctx->field_sep : "  ", out);
+			fprintf(out, as_is ? "%-*s" : "%*s", ctx->cols[i].width, buf);
 		}
 		print_keys(ctx, rows[j], out);
 	}
@@ -1078,6 +1169,9 @@ int cmd_diff(int argc, char **argv)
 		OPT_BOOLEAN('f', "force", &ctx.force, "don't complain, do it"),
 		OPT_STRING('s', "sort", &ctx.sort_order, "key[,key2...]",
 			   "sort by key(s): pid, comm, dso, symbol, cpu"),
+		OPT_STRING('t', "field-separator", &ctx.field_sep, "separator",
+			   "separator for columns, no spaces will be added between columns "
+			   "('.' is reserved)"),
 		OPT_INTEGER('o', "order", &ctx.order, "specify compute sorting (the file sorted on first)"),
 		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
 			   "how to display percentage of filtered entries"),
@@ -1101,6 +1195,10 @@ int cmd_diff(int argc, char **argv)
 		error_set_quiet(1);
 	if (ctx.compute_str && parse_compute(&ctx))
 		return 129;
+	if (ctx.field_sep && !*ctx.field_sep)
+		ctx.field_sep = NULL;	/* perf ignores an empty one */
+	if (ctx.field_sep && ctx.field_sep[0] == '.')
+		return error("'.' is the only non valid --field-separator argument"), 255;
 	if (ctx.cycles_hist && ctx.compute != COMPUTE_CYCLES)
 		opt_usage_error(diff_usage, opts, "--cycles-hist needs -c cycles");
 	if (ctx.percentage) {

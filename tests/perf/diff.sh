@@ -10,8 +10,8 @@
 # events at once, diffed against one of a single event.  Matrix: the
 # default (delta-abs), -c delta, -c ratio, -c wdiff, -p and -F (period and
 # formula columns), -b, -o, -q, --percentage, --sort comm,dso and other
-# key sets, three files (the "# Data files:" block and "/N" titles), the
-# filters (-d, -C, -S, --pid), --cpu (on files recorded with
+# key sets, three files (the "# Data files:" block and "/N" titles), -t
+# (field separator), the filters (-d, -C, -S, --pid), --cpu (on files recorded with
 # --sample-cpu), --time, and errors (a missing file, a bad -c, -o out of
 # range, --cpu on a file without CPUs: perf's exit status).
 #
@@ -131,6 +131,16 @@ both "two events" two.data new.data
 both "two events, reversed" new.data two.data
 both "two events, three files" two.data new.data two.data
 
+# -t: no dots line, entries padded on the right, separators in names
+# replaced by '.'
+both "-t ," -t , base.data new.data
+both "-t , -p -F -c ratio" -t , -p -F -c ratio base.data new.data
+both "-t : wdiff, three files" -t : -c wdiff:1,2 -p -F base.data new.data third.data
+both "-t ; -q" -t ";" -q base.data new.data
+both "-t with a separator in names" -t ab --sort pid,comm loop1.data loop2.data
+both "-t , --sort cpu,dso" -t , --sort cpu,dso cpus1.data cpus2.data
+both "-t empty" -t "" base.data new.data
+
 # filters: the columns of one-item lists are hidden; entries match
 # whether filtered or not, and relative shares are of the samples shown
 both "-d w" -d w base.data new.data
@@ -160,6 +170,7 @@ both "bad --percentage" --percentage some base.data new.data
 both "--cpu without CPUs in the samples" --cpu 0 base.data new.data
 both "--cpu out of range" --cpu 4000 cpus1.data cpus2.data
 both "bad --time" --time nothing base.data new.data
+both "-t ." -t . base.data new.data
 both "-c cycles without branch stacks" -c cycles base.data new.data
 both "--stream without branch stacks" --stream base.data new.data
 both "--cycles-hist without -c cycles" --cycles-hist base.data new.data
