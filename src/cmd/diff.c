@@ -542,10 +542,13 @@ static void index_rebuild(struct diff_ctx *ctx)
  * Adds entry e of file to the row with its key, or to a new row (unless
  * new rows are not wanted: -b).  Entries of one file with the same key by
  * name (perf's collapse for diff: symbols of the same name, or all the
- * unresolved addresses of a DSO) make one, named by the lowest address.
+ * unresolved addresses of a DSO) make one, named by the first of them in
+ * perf's input tree, which perf collapses in its order.
  */
 static void add_to_row(struct diff_ctx *ctx, int file, const struct hist_entry *e, int may_add)
 {
+	const struct hists *h = ctx->ev_hists[file];
+
 	u32 k = name_key_hash(&ctx->lay, e) & ctx->index_mask, r;
 	struct diff_cell *c;
 
@@ -554,7 +557,8 @@ static void add_to_row(struct diff_ctx *ctx, int file, const struct hist_entry *
 		if (same_key(&ctx->lay, row_key(ctx, r), e)) {
 			c = &ctx->cells[(size_t)r * ctx->nr_files + file];
 			c->period += e->period;
-			if (!c->e || (!e->sym && e->addr < c->e->addr))
+			if (!c->e || h->input_rank[e - h->entries] <
+					     h->input_rank[c->e - h->entries])
 				c->e = e;
 			return;
 		}
@@ -1086,20 +1090,18 @@ static void print_event(struct diff_ctx *ctx, u32 ev, int first, FILE *out)
 			add_to_row(ctx, i, &eh[i]->entries[j], !ctx->baseline_only);
 	compute_cells(ctx);
 	/*
-	 * -b: only the baseline's entries with a match.  The Baseline column
-	 * is a share of the baseline's entries that are left (with
-	 * --percentage relative, of those not filtered out), as perf sums
-	 * them again once the computations are done.
+	 * The Baseline column is a share of the baseline's entries once
+	 * merged (with --percentage relative, of those not filtered out: a
+	 * merged entry is as its first), as perf sums them again once the
+	 * computations are done; with -b, only of those with a match.
 	 */
-	ctx->base_total = ctx->relative ? eh[0]->total_non_filtered_period : eh[0]->total_period;
-	if (ctx->baseline_only) {
-		ctx->base_total = 0;
-		for (u32 r = 0; r < ctx->nr_rows; r++) {
-			struct diff_cell *c = &ctx->cells[(size_t)r * ctx->nr_files];
+	ctx->base_total = 0;
+	for (u32 r = 0; r < ctx->nr_rows; r++) {
+		struct diff_cell *c = &ctx->cells[(size_t)r * ctx->nr_files];
 
-			if (c->e && has_pairs(ctx, c) && (!ctx->relative || !c->e->filtered))
-				ctx->base_total += c->period;
-		}
+		if (c->e && (!ctx->relative || !c->e->filtered) &&
+		    (!ctx->baseline_only || has_pairs(ctx, c)))
+			ctx->base_total += c->period;
 	}
 	kept = 0;
 	for (u32 r = 0; r < ctx->nr_rows; r++) {

@@ -6,8 +6,11 @@
 # same C program built -O0 and -O2 under one name in two directories (so
 # its symbols have other addresses and line up by name), with different
 # loop counts; a fork/exec shell loop run 10 and 30 times (many comms and
-# DSOs, unresolved addresses in stripped programs); a recording of two
-# events at once, diffed against one of a single event.  Matrix: the
+# DSOs, unresolved addresses in stripped programs); system-wide (-a)
+# recordings of the loop and of the C program (unresolved addresses of
+# several DSOs that one key without the DSO merges: perf names the row by
+# the first in its input tree); a recording of two events at once,
+# diffed against one of a single event.  Matrix: the
 # default (delta-abs), -c delta, -c ratio, -c wdiff, -p and -F (period and
 # formula columns), -b, -o, -q, --percentage, --sort comm,dso and other
 # key sets, three files (the "# Data files:" block and "/N" titles), -t
@@ -95,7 +98,9 @@ if ! cc -O0 -o "$TMP/o0/w" "$TMP/w.c" || ! cc -O2 -fno-inline -o "$TMP/o2/w" "$T
 	! rec loop2 -e cpu-clock -- ./loop.sh 30 ||
 	! rec two -e cpu-clock,task-clock -- ./o2/w 100 ||
 	! rec cpus1 -e cpu-clock --sample-cpu -- ./loop.sh 10 ||
-	! rec cpus2 -e cpu-clock --sample-cpu -- ./loop.sh 20; then
+	! rec cpus2 -e cpu-clock --sample-cpu -- ./loop.sh 20 ||
+	! rec wide1 -a -e cpu-clock -- ./loop.sh 5 ||
+	! rec wide2 -a -e cpu-clock -- ./o0/w 50; then
 	not_ok "diff record" "perf record failed"
 	exit 1
 fi
@@ -127,6 +132,10 @@ both "loop --sort pid" --sort pid loop1.data loop2.data
 both "loop --sort comm,dso,sym" --sort comm,dso,sym loop1.data loop2.data
 both "loop --sort cpu,comm" --sort cpu,comm loop1.data loop2.data
 both "loop -c delta -p" -c delta -p loop2.data loop1.data
+both "system-wide" wide1.data wide2.data
+both "system-wide --sort pid,sym" --sort pid,sym wide1.data wide2.data
+both "system-wide --sort sym, reversed" --sort sym wide2.data wide1.data
+both "system-wide --sort comm,dso" --sort comm,dso wide1.data wide2.data
 both "two events" two.data new.data
 both "two events, reversed" new.data two.data
 both "two events, three files" two.data new.data two.data
