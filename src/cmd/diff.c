@@ -140,7 +140,7 @@ struct diff_ctx {
 	u64 base_total;			/* what the Baseline column (and
 					   the formula's baseline) is a
 					   share of */
-	struct diff_col cols[64];
+	struct diff_col *cols;		/* at most 3 per file */
 	int nr_cols;
 	int key_width[HD_NR];
 };
@@ -784,7 +784,8 @@ static void setup_cols(struct diff_ctx *ctx)
 		[COMPUTE_DELTA_ABS] = COL_DELTA_ABS,
 	};
 
-	for (int i = 0; i < ctx->nr_files && ctx->nr_cols + 3 <= 64; i++) {
+	ctx->cols = xcalloc((size_t)ctx->nr_files * 3, sizeof(*ctx->cols));
+	for (int i = 0; i < ctx->nr_files; i++) {
 		add_col(ctx, i ? compute_col[ctx->compute] : COL_BASELINE, i);
 		if (ctx->show_formula && i)
 			add_col(ctx, COL_FORMULA, i);
@@ -1269,6 +1270,7 @@ int cmd_diff(int argc, char **argv)
 	free_filters(&ctx);
 	free(ctx.ev_hists);
 	free(ctx.ev_total);
+	free(ctx.cols);
 	free(ctx.cells);
 	free(ctx.index);
 	hist_strings_free(ctx.strs);
