@@ -15,6 +15,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "flame", cmd_flame, "draw a perf.data file as a flame graph (SVG) or folded stacks" },
+	{ "diff", cmd_diff, "compare the profiles of two or more perf.data files, as perf diff does" },
 	{ "record", cmd_record, "run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "read a perf.data file and show its profile, header or records" },
 	{ "script", cmd_script, "read a perf.data file and print its samples, as perf script does" },

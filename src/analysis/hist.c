@@ -529,6 +529,7 @@ void hists_release(struct hists *h)
 	free(h->index);
 	free(h->sorted);
 	free(h->late_entries);
+	free(h->input_rank);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -1725,7 +1726,8 @@ void hists_finish(struct hists *h, int dso_list_given)
 		tree_rank[order[i]] = i;
 	output_order(h, rank, tree_rank);
 	free(order);
-	free(tree_rank);
+	free(h->input_rank);
+	h->input_rank = tree_rank;
 	free(rank);
 	if (trees_threaded)
 		pthread_join(trees, NULL);

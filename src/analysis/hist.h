@@ -207,6 +207,9 @@ struct hists {
 	u32 nr_sorted;
 	u64 total_period, total_non_filtered_period;
 	int col_width[HD_NR];	/* perf's width of each column */
+	u32 *input_rank;	/* entry number -> its place in perf's input
+				   tree (the order perf collapses entries
+				   in) */
 };
 
 void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);
