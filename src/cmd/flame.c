@@ -690,20 +690,6 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	return ret;
 }
 
-static int default_input(struct flame_ctx *ctx)
-{
-	struct stat st;
-
-	if (ctx->input)
-		return 0;
-	/* like perf: stdin when it is a pipe, else perf.data */
-	if (!fstat(0, &st) && S_ISFIFO(st.st_mode))
-		ctx->input = "-";
-	else
-		ctx->input = "perf.data";
-	return 0;
-}
-
 /* Writes the result to -o (or its default). */
 static int write_output(struct flame_ctx *ctx, const char *subtitle, double min_width)
 {
@@ -830,7 +816,8 @@ int cmd_flame(int argc, char **argv)
 		snprintf(subtitle, sizeof(subtitle), "%s against %s: red grew, blue shrank (%s)",
 			 argv[1], argv[0], ctx.evsel_name);
 	} else {
-		default_input(&ctx);
+		if (!ctx.input)
+			ctx.input = pd_default_input();
 		ret = read_file(&ctx, ctx.input, 0);
 		snprintf(subtitle, sizeof(subtitle), "%s: %llu samples of %s",
 			 strcmp(ctx.input, "-") ? ctx.input : "stdin",

@@ -197,20 +197,6 @@ static int decode_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	return pd_parse_trailer(f, ev->evsel, ev->hdr, &trailer);
 }
 
-static int default_input(struct report_ctx *ctx)
-{
-	struct stat st;
-
-	if (ctx->input)
-		return 0;
-	/* like perf: stdin when it is a pipe, else perf.data */
-	if (!fstat(0, &st) && S_ISFIFO(st.st_mode))
-		ctx->input = "-";
-	else
-		ctx->input = "perf.data";
-	return 0;
-}
-
 /* ---- option values -------------------------------------------------------- */
 
 /* Splits a comma-separated list into a NULL-terminated, duplicate-free
@@ -1301,7 +1287,8 @@ int cmd_report(int argc, char **argv)
 	argc_left = opt_parse(argc, argv, opts, report_usage, 0);
 	if (argc_left)
 		opt_usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
-	default_input(&ctx);
+	if (!ctx.input)
+		ctx.input = pd_default_input();
 	if (ctx.quiet)
 		error_set_quiet(1);
 

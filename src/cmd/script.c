@@ -851,19 +851,6 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 
 /* ---- the command ------------------------------------------------------------- */
 
-static void default_input(struct script_ctx *ctx)
-{
-	struct stat st;
-
-	if (ctx->input)
-		return;
-	/* like perf: stdin when it is a pipe, else perf.data */
-	if (!fstat(0, &st) && S_ISFIFO(st.st_mode))
-		ctx->input = "-";
-	else
-		ctx->input = "perf.data";
-}
-
 static void script_release(struct script_ctx *ctx)
 {
 	if (ctx->session)
@@ -914,7 +901,8 @@ int cmd_script(int argc, char **argv)
 	argc_left = opt_parse(argc, argv, opts, script_usage, 0);
 	if (argc_left)
 		opt_usage_error(script_usage, opts, "unexpected argument '%s'", argv[0]);
-	default_input(&ctx);
+	if (!ctx.input)
+		ctx.input = pd_default_input();
 	if (ctx.quiet)
 		error_set_quiet(1);
 	if (pd_open(&f, ctx.input, 0)) {

@@ -562,6 +562,13 @@ static int open_input(struct pd_file *f, const char *path, int flags)
 	return 0;
 }
 
+const char *pd_default_input(void)
+{
+	struct stat st;
+
+	return !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+}
+
 void pd_close(struct pd_file *f)
 {
 	struct pd_internal *in = f->in;

@@ -175,6 +175,10 @@ struct pd_file {
 	struct pd_internal *in;	/* queue, decompressor, pipe buffer */
 };
 
+/* The input a command reads when -i is not given, as perf: standard input
+ * ("-") when it is a pipe, else "perf.data". */
+const char *pd_default_input(void);
+
 /* Opens path ("-" is stdin) and reads header, attrs and features.  Pipe
  * mode is detected from the header.  Returns 0, or -1 after an error, with
  * everything released (pd_close() on the result is harmless). */
