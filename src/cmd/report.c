@@ -151,6 +151,8 @@ struct report_ctx {
 	struct dso **park_dsos;		/* the DSOs they wait for */
 	u32 nr_park_dsos, park_dsos_room;
 	struct chain_cursor cursor;	/* the sample's chain */
+	u64 *dwarf_chain;		/* join_dwarf_chain()'s chain */
+	u32 dwarf_alloc;		/* its room, in u64s */
 	struct batchq *cg_pipe;		/* call graphs on two threads: chains
 					   go to the tree thread through it */
 	u32 **cg_roots;			/* tree thread: per event, entry -> the
@@ -797,6 +799,46 @@ static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 	memcpy((struct cc_item *)(it + 1) + c->nr, c->walks, n * sizeof(struct cc_walk));
 }
 
+/*
+ * perf's thread__resolve_callchain() for a sample with user registers and
+ * stack (--call-graph dwarf): the recorded chain (its kernel part) then
+ * the unwound user frames, at most --max-stack of them, the sample's user
+ * ip first.  Makes sample's chain that array, a PERF_CONTEXT_USER marker
+ * between the parts, so that either walk order gives perf's: callee order
+ * appends the recorded part then the unwound one, caller order the
+ * unwound part reversed then the recorded one reversed.  Zero ips are
+ * dropped as perf drops them.
+ */
+static void join_dwarf_chain(struct report_ctx *ctx, const struct pd_evsel *evsel,
+			     struct pd_sample *sample, const struct addr_location *al)
+{
+	const u64 need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	u64 nr = sample->callchain_nr, *user;
+	int n, kept = 0;
+
+	if ((evsel->attr.sample_type & need) != need || !sample->regs_user ||
+	    !sample->stack_user_dyn_size || ctx->max_stack <= 0)
+		return;
+	if (nr + 1 + (u64)ctx->max_stack > ctx->dwarf_alloc) {
+		if (nr > 1u << 24)
+			return;
+		ctx->dwarf_alloc = (u32)(nr + 1 + (u64)ctx->max_stack);
+		ctx->dwarf_chain = xrealloc(ctx->dwarf_chain, ctx->dwarf_alloc * sizeof(u64));
+	}
+	user = ctx->dwarf_chain + nr + 1;
+	n = session_unwind_user(ctx->session, al, sample, evsel->attr.sample_regs_user, user,
+				ctx->max_stack);
+	for (int i = 0; i < n; i++)
+		if (user[i])
+			user[kept++] = user[i];
+	if (!kept)
+		return;
+	memcpy(ctx->dwarf_chain, sample->callchain, nr * 8);
+	ctx->dwarf_chain[nr] = PD_CONTEXT_USER;
+	sample->callchain = (const u8 *)ctx->dwarf_chain;
+	sample->callchain_nr = nr + 1 + kept;
+}
+
 static int report_setup(struct report_ctx *ctx, struct pd_file *f);
 
 static int report_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
@@ -855,6 +897,8 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		session_resolve(ctx->session, ev, &sample, &full);
 		hists_set_sym(h, full.sym);
 	}
+	if (ctx->cg.enabled || ctx->children)
+		join_dwarf_chain(ctx, evsel, &sample, &al);
 	if (ctx->cg.enabled)
 		add_callgraph(ctx, h, &sample, &al);
 	else if (ctx->children && sample.callchain_nr)
@@ -1155,6 +1199,7 @@ out:
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);
 	chain_free(&ctx->cursor);
+	free(ctx->dwarf_chain);
 	free(ctx->time_ranges);
 	if (ret < 0)
 		return ret;

@@ -23,6 +23,7 @@
  */
 #include "session.h"
 #include "../symbol/symbol.h"
+#include "../symbol/unwind.h"
 #include "../util/error.h"
 
 #include <stdio.h>
@@ -841,6 +842,41 @@ static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr,
 	al->addr = m->identity ? addr : addr - m->start + m->pgoff;
 	if (!(flags & SESSION_NO_SYMBOL))
 		al->sym = dso_find_symbol(&s->dsos, m->dso, al->addr);
+}
+
+/* What unwind_user() asks of the session: the sample thread's maps. */
+struct unwind_walk {
+	struct session *s;
+	struct thread *t;
+};
+
+static int unwind_find_map(void *arg, u64 pc, struct dso **dso, u64 *dso_addr)
+{
+	struct unwind_walk *w = arg;
+	struct addr_location al;
+
+	find_addr(w->s, w->t, PD_MISC_USER, pc, SESSION_NO_SYMBOL, &al);
+	if (!al.map)
+		return -1;
+	*dso = al.dso;
+	*dso_addr = al.addr;
+	return 0;
+}
+
+int session_unwind_user(struct session *s, const struct addr_location *sample_al,
+			const struct pd_sample *sample, u64 regs_mask, u64 *ips, int max)
+{
+	struct unwind_walk w = { s, sample_al->thread };
+	struct unwind_input in = {
+		.regs_mask = regs_mask,
+		.regs = sample->regs_user,
+		.stack = sample->stack_user,
+		.stack_size = sample->stack_user_dyn_size,
+	};
+
+	if (!w.t || !sample->regs_user || !sample->stack_user_dyn_size)
+		return 0;
+	return unwind_user(&s->dsos, &in, unwind_find_map, &w, ips, max);
 }
 
 int session_resolve(struct session *s, const struct pd_event *ev,

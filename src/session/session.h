@@ -85,6 +85,15 @@ int session_resolve_addr(struct session *s, const struct addr_location *sample_a
 			 u64 time, u8 cpumode, u64 addr, struct addr_location *al);
 
 /*
+ * perf's user-stack unwinding of a --call-graph dwarf sample (see
+ * symbol/unwind.h): the user ips from the sample's registers (mask is
+ * attr.sample_regs_user) and stack copy, innermost first, at most max;
+ * returns their number, 0 when the sample has no registers or stack.
+ */
+int session_unwind_user(struct session *s, const struct addr_location *sample_al,
+			const struct pd_sample *sample, u64 regs_mask, u64 *ips, int max);
+
+/*
  * Guarantees callers may build caches on:
  *  - a thread's maps never overlap, and they change only inside
  *    session_event() (MMAP, MMAP2, FORK, EXIT, KSYMBOL, ...): between two
