@@ -151,8 +151,7 @@ struct report_ctx {
 	struct dso **park_dsos;		/* the DSOs they wait for */
 	u32 nr_park_dsos, park_dsos_room;
 	struct chain_cursor cursor;	/* the sample's chain */
-	u64 *dwarf_chain;		/* join_dwarf_chain()'s chain */
-	u32 dwarf_alloc;		/* its room, in u64s */
+	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	struct batchq *cg_pipe;		/* call graphs on two threads: chains
 					   go to the tree thread through it */
 	u32 **cg_roots;			/* tree thread: per event, entry -> the
@@ -573,15 +572,31 @@ static void consume_items(void *arg, const void *items, size_t len)
  * perf's find_prev_cpumode(): the cpumode set by the last context marker
  * before chain[end], or cur when there is none (-1: see pd_context_cpumode()).
  */
-static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
+static int prev_cpumode(const struct pd_sample *sample, u64 end, u8 cur)
 {
 	while (end-- > 0) {
-		u64 ip = pd_get64(chain + end * 8);
+		u64 ip = pd_get64(sample->callchain + end * 8);
 
-		if (ip >= PD_CONTEXT_MAX)
+		if (pd_chain_marker(sample, end, ip))
 			return pd_context_cpumode(ip);
 	}
 	return cur;
+}
+
+/*
+ * The most addresses a walk of the sample's chain keeps: --max-stack of
+ * the recorded part (perf stops there) plus the unwound part, which the
+ * unwinder already cut to --max-stack (perf applies the limit to each).
+ */
+static u64 chain_cap(const struct report_ctx *ctx, const struct pd_sample *sample)
+{
+	u64 n = sample->callchain_nr, recorded = n;
+
+	if (sample->callchain_addrs_from)
+		recorded = sample->callchain_addrs_from;
+	if (recorded > (u64)ctx->max_stack)
+		recorded = (u64)ctx->max_stack;
+	return recorded + (sample->callchain_addrs_from ? n - sample->callchain_addrs_from : 0);
 }
 
 /*
@@ -610,20 +625,22 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 	struct chain_cursor *c = &ctx->cursor;
 	u64 *ips, n = sample->callchain_nr;
 	u8 *modes;
-	u32 nr = 0, nr_maps = 0;
-	int cpumode = prev_cpumode(sample->callchain, n, PD_MISC_USER);
+	u32 nr = 0, nr_maps = 0, recorded = 0;
+	int cpumode = prev_cpumode(sample, n, PD_MISC_USER);
 	char level = al->level;
 
-	chain_room(c, n < (u64)ctx->max_stack ? n : (u64)ctx->max_stack);
+	chain_room(c, chain_cap(ctx, sample));
 	ips = c->ips;
 	modes = c->modes;
-	for (u64 i = 0; i < n && nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
+	for (u64 i = 0; i < n && cpumode >= 0; i++) {
 		u64 j = n - i - 1, ip = pd_get64(sample->callchain + j * 8);
 
-		if (ip >= PD_CONTEXT_MAX) {
-			cpumode = prev_cpumode(sample->callchain, j, cpumode);
+		if (pd_chain_marker(sample, j, ip)) {
+			cpumode = prev_cpumode(sample, j, cpumode);
 			continue;
 		}
+		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
+			continue;
 		ips[nr] = ip;
 		modes[nr++] = cpumode;
 	}
@@ -734,20 +751,23 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 {
 	u64 n = sample->callchain_nr;
 	int caller = ctx->cg.order == CC_CALLER;
-	int cpumode = caller ? prev_cpumode(sample->callchain, n, PD_MISC_USER) : PD_MISC_USER;
+	int cpumode = caller ? prev_cpumode(sample, n, PD_MISC_USER) : PD_MISC_USER;
 	char level = al->level;
+	u32 recorded = 0;
 
-	chain_room(c, n < (u64)ctx->max_stack ? n : (u64)ctx->max_stack);
+	chain_room(c, chain_cap(ctx, sample));
 	c->nr = 0;
-	for (u64 i = 0; i < n && c->nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
+	for (u64 i = 0; i < n && cpumode >= 0; i++) {
 		u64 j = caller ? n - i - 1 : i, ip = pd_get64(sample->callchain + j * 8);
 		struct addr_location *node = &c->als[c->nr];
 
-		if (ip >= PD_CONTEXT_MAX) {
-			cpumode = caller ? prev_cpumode(sample->callchain, j, cpumode) :
+		if (pd_chain_marker(sample, j, ip)) {
+			cpumode = caller ? prev_cpumode(sample, j, cpumode) :
 					   pd_context_cpumode(ip);
 			continue;
 		}
+		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
+			continue;
 		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, node)) {
 			*node = *al;
 			node->map = NULL;
@@ -797,46 +817,6 @@ static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 	it->period = sample->period;
 	memcpy(it + 1, c->items, c->nr * sizeof(struct cc_item));
 	memcpy((struct cc_item *)(it + 1) + c->nr, c->walks, n * sizeof(struct cc_walk));
-}
-
-/*
- * perf's thread__resolve_callchain() for a sample with user registers and
- * stack (--call-graph dwarf): the recorded chain (its kernel part) then
- * the unwound user frames, at most --max-stack of them, the sample's user
- * ip first.  Makes sample's chain that array, a PERF_CONTEXT_USER marker
- * between the parts, so that either walk order gives perf's: callee order
- * appends the recorded part then the unwound one, caller order the
- * unwound part reversed then the recorded one reversed.  Zero ips are
- * dropped as perf drops them.
- */
-static void join_dwarf_chain(struct report_ctx *ctx, const struct pd_evsel *evsel,
-			     struct pd_sample *sample, const struct addr_location *al)
-{
-	const u64 need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
-	u64 nr = sample->callchain_nr, *user;
-	int n, kept = 0;
-
-	if ((evsel->attr.sample_type & need) != need || !sample->regs_user ||
-	    !sample->stack_user_dyn_size || ctx->max_stack <= 0)
-		return;
-	if (nr + 1 + (u64)ctx->max_stack > ctx->dwarf_alloc) {
-		if (nr > 1u << 24)
-			return;
-		ctx->dwarf_alloc = (u32)(nr + 1 + (u64)ctx->max_stack);
-		ctx->dwarf_chain = xrealloc(ctx->dwarf_chain, ctx->dwarf_alloc * sizeof(u64));
-	}
-	user = ctx->dwarf_chain + nr + 1;
-	n = session_unwind_user(ctx->session, al, sample, evsel->attr.sample_regs_user, user,
-				ctx->max_stack);
-	for (int i = 0; i < n; i++)
-		if (user[i])
-			user[kept++] = user[i];
-	if (!kept)
-		return;
-	memcpy(ctx->dwarf_chain, sample->callchain, nr * 8);
-	ctx->dwarf_chain[nr] = PD_CONTEXT_USER;
-	sample->callchain = (const u8 *)ctx->dwarf_chain;
-	sample->callchain_nr = nr + 1 + kept;
 }
 
 static int report_setup(struct report_ctx *ctx, struct pd_file *f);
@@ -898,7 +878,8 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		hists_set_sym(h, full.sym);
 	}
 	if (ctx->cg.enabled || ctx->children)
-		join_dwarf_chain(ctx, evsel, &sample, &al);
+		session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
+				    &ctx->dwarf_chain);
 	if (ctx->cg.enabled)
 		add_callgraph(ctx, h, &sample, &al);
 	else if (ctx->children && sample.callchain_nr)
@@ -1199,7 +1180,7 @@ out:
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);
 	chain_free(&ctx->cursor);
-	free(ctx->dwarf_chain);
+	free(ctx->dwarf_chain.v);
 	free(ctx->time_ranges);
 	if (ret < 0)
 		return ret;

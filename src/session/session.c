@@ -22,6 +22,7 @@
  * map and dso objects live in the session arena until session_free().
  */
 #include "session.h"
+#include "../format/feature.h"
 #include "../symbol/symbol.h"
 #include "../symbol/unwind.h"
 #include "../util/error.h"
@@ -54,6 +55,8 @@ struct map_array {
 struct maps {
 	struct map_array *arr;
 	struct maps *next_all;	/* every maps, for freeing */
+	int unwind_ready;	/* a map's dso was seen to be an ELF file:
+				   perf unwinds this process's stacks */
 };
 
 struct thread {
@@ -67,6 +70,8 @@ struct thread {
 
 struct session {
 	struct pd_file *file;
+	int unwind_arch;		/* 1: dwarf stacks of this file's arch are
+					   unwound, -1: not, 0: not known yet */
 	struct arena arena;
 	struct dso_table dsos;
 	struct thread **threads;	/* open addressing by tid */
@@ -850,33 +855,80 @@ struct unwind_walk {
 	struct thread *t;
 };
 
-static int unwind_find_map(void *arg, u64 pc, struct dso **dso, u64 *dso_addr)
+static int unwind_find_map(void *arg, u64 pc, struct dso **dso, u64 *dso_addr, u64 *base)
 {
 	struct unwind_walk *w = arg;
 	struct addr_location al;
+	const struct map_array *a;
 
 	find_addr(w->s, w->t, PD_MISC_USER, pc, SESSION_NO_SYMBOL, &al);
 	if (!al.map)
 		return -1;
 	*dso = al.dso;
 	*dso_addr = al.addr;
+	/* perf's base: the lowest map of the dso, maps left from before an
+	 * exec included */
+	*base = al.map->start;
+	a = w->t->maps->arr;
+	for (u32 i = 0; i < a->nr && a->v[i]->start < *base; i++)
+		if (a->v[i]->dso == al.dso) {
+			*base = a->v[i]->start;
+			break;
+		}
 	return 0;
 }
 
-int session_unwind_user(struct session *s, const struct addr_location *sample_al,
-			const struct pd_sample *sample, u64 regs_mask, u64 *ips, int max)
+int session_dwarf_chain(struct session *s, const struct pd_attr *attr,
+			const struct addr_location *sample_al, struct pd_sample *sample,
+			int max_stack, struct dwarf_chain *buf)
 {
+	const u64 need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 	struct unwind_walk w = { s, sample_al->thread };
 	struct unwind_input in = {
-		.regs_mask = regs_mask,
+		.regs_mask = attr->sample_regs_user,
 		.regs = sample->regs_user,
 		.stack = sample->stack_user,
 		.stack_size = sample->stack_user_dyn_size,
 	};
+	u64 nr = sample->callchain_nr, *user;
+	int n, kept = 0;
 
-	if (!w.t || !sample->regs_user || !sample->stack_user_dyn_size)
+	if ((attr->sample_type & need) != need || !w.t || !w.t->maps || !sample->regs_user ||
+	    !sample->stack_user_dyn_size || max_stack <= 0 || nr > 1u << 24)
 		return 0;
-	return unwind_user(&s->dsos, &in, unwind_find_map, &w, ips, max);
+	if (!s->unwind_arch) {
+		char arch[32];
+
+		/* perf unwinds x86_64 stacks here, and any when the file
+		 * names no architecture */
+		s->unwind_arch = !pd_feature_arch(s->file, arch, sizeof(arch)) ||
+				 !strcmp(arch, "x86_64") ? 1 : -1;
+	}
+	if (s->unwind_arch < 0 || sample->regs_user_abi != 2)	/* PERF_SAMPLE_REGS_ABI_64 */
+		return 0;
+	/* perf sets a process up for unwinding at the first map whose dso
+	 * type it can read, and never unwinds before */
+	for (u32 i = 0; !w.t->maps->unwind_ready && i < w.t->maps->arr->nr; i++)
+		w.t->maps->unwind_ready = unwind_dso_is_elf(&s->dsos, w.t->maps->arr->v[i]->dso);
+	if (!w.t->maps->unwind_ready)
+		return 0;
+	if (nr + 1 + (u64)max_stack > buf->alloc) {
+		buf->alloc = (u32)(nr + 1 + (u64)max_stack);
+		buf->v = xrealloc(buf->v, buf->alloc * sizeof(u64));
+	}
+	user = buf->v + nr + 1;
+	n = unwind_user(&s->dsos, &in, unwind_find_map, &w, user, max_stack);
+	for (int i = 0; i < n; i++)
+		if (user[i])
+			user[kept++] = user[i];
+	if (!kept)
+		return 0;
+	memcpy(buf->v, sample->callchain, nr * 8);
+	buf->v[nr] = PD_CONTEXT_USER;
+	sample->callchain = (const u8 *)buf->v;
+	sample->callchain_nr = nr + 1 + kept;
+	sample->callchain_addrs_from = nr + 1;
+	return 1;
 }
 
 int session_resolve(struct session *s, const struct pd_event *ev,

@@ -84,14 +84,29 @@ int session_resolve(struct session *s, const struct pd_event *ev,
 int session_resolve_addr(struct session *s, const struct addr_location *sample_al,
 			 u64 time, u8 cpumode, u64 addr, struct addr_location *al);
 
+/* The room session_dwarf_chain() builds chains in: zeroed at first,
+ * v freed by its owner. */
+struct dwarf_chain {
+	u64 *v;
+	u32 alloc;		/* u64s */
+};
+
 /*
- * perf's user-stack unwinding of a --call-graph dwarf sample (see
- * symbol/unwind.h): the user ips from the sample's registers (mask is
- * attr.sample_regs_user) and stack copy, innermost first, at most max;
- * returns their number, 0 when the sample has no registers or stack.
+ * perf's thread__resolve_callchain() for a sample with user registers and
+ * stack (attr has REGS_USER and STACK_USER: --call-graph dwarf): the
+ * recorded chain (its kernel part), a PERF_CONTEXT_USER marker, then the
+ * user frames unwound from the stack copy (symbol/unwind.h), the sample's
+ * user ip first, at most max_stack, zero ips dropped.  Walked in callee
+ * order that is perf's cursor; walked backwards (caller order, each ip
+ * taking the cpumode of the marker before it) it is perf's too, which
+ * unwinds first then appends the recorded part, both reversed.  Points
+ * sample's chain into buf and returns 1; 0 (sample unchanged) when there
+ * is nothing to unwind.  max_stack bounds the unwound part only, as in
+ * perf.
  */
-int session_unwind_user(struct session *s, const struct addr_location *sample_al,
-			const struct pd_sample *sample, u64 regs_mask, u64 *ips, int max);
+int session_dwarf_chain(struct session *s, const struct pd_attr *attr,
+			const struct addr_location *sample_al, struct pd_sample *sample,
+			int max_stack, struct dwarf_chain *buf);
 
 /*
  * Guarantees callers may build caches on:

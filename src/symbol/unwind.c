@@ -24,7 +24,6 @@
 #define REG_RBP 6
 #define REG_RSP 7
 #define REG_RIP 16
-#define MAX_LOADS 16
 #define MAX_ROWS_PER_FDE 65536
 
 enum rule_kind {
@@ -63,11 +62,13 @@ struct cfi_fde {
 struct unwind_table {
 	int fd;
 	Elf *elf;
-	Dwarf_CFI *cfi;		/* NULL: no CFI, frame-pointer steps only */
-	struct {
-		u64 offset, filesz, vaddr;
-	} loads[MAX_LOADS];
-	u32 nr_loads;
+	Dwarf_CFI *cfi;		/* NULL: no FDE can be found */
+	int is_elf;		/* the file could be read as an ELF file */
+	int has_hdr;		/* .eh_frame_hdr was found: a pc no FDE
+				   covers is stepped by frame pointer */
+	u64 elf_base;		/* first PT_LOAD's p_vaddr, page aligned */
+	const u8 *image;	/* the file's bytes (code reads), or NULL */
+	size_t image_size;
 	struct cfi_fde *fdes;	/* sorted by start */
 	u32 nr_fdes;
 };
@@ -123,6 +124,7 @@ static void read_eh_frame_hdr(struct unwind_table *u, const GElf_Ehdr *ehdr)
 			u->fdes[i].start = sh.sh_addr + (s64)v;
 		}
 		u->nr_fdes = (u32)count;
+		u->has_hdr = 1;
 		return;
 	}
 }
@@ -135,6 +137,8 @@ static struct unwind_table *table_open(struct dso_table *t, struct dso *dso)
 	size_t nph;
 
 	u->fd = -1;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return u;
 	if (dso->kind == DSO_KIND_VDSO) {
 		size_t size;
 		const void *image = elf_own_vdso(&size);
@@ -149,21 +153,24 @@ static struct unwind_table *table_open(struct dso_table *t, struct dso *dso)
 		    (u->fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
 			u->elf = elf_begin(u->fd, ELF_C_READ_MMAP, NULL);
 	}
-	if (!u->elf || !gelf_getehdr(u->elf, &ehdr) || ehdr.e_machine != EM_X86_64)
+	if (!u->elf || !gelf_getehdr(u->elf, &ehdr))
 		return u;
-	if (!elf_handle_build_id_ok(u->elf, dso))
+	/* perf reads a vdso from its build-id cache: the running one only
+	 * when the build-ids match */
+	u->is_elf = dso->kind != DSO_KIND_VDSO || elf_handle_build_id_ok(u->elf, dso);
+	if (ehdr.e_machine != EM_X86_64 || !elf_handle_build_id_ok(u->elf, dso))
 		return u;
 	if (elf_getphdrnum(u->elf, &nph))
 		return u;
-	for (size_t i = 0; i < nph && u->nr_loads < MAX_LOADS; i++) {
+	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 
 		if (gelf_getphdr(u->elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			u->loads[u->nr_loads].offset = ph.p_offset;
-			u->loads[u->nr_loads].filesz = ph.p_filesz;
-			u->loads[u->nr_loads++].vaddr = ph.p_vaddr;
+			u->elf_base = ph.p_vaddr & ~(u64)4095;
+			break;
 		}
 	}
+	u->image = (const u8 *)elf_rawfile(u->elf, &u->image_size);
 	read_eh_frame_hdr(u, &ehdr);
 	if (u->nr_fdes)
 		u->cfi = dwarf_getcfi_elf(u->elf);
@@ -280,22 +287,12 @@ static void compile_fde(struct unwind_table *u, u32 i)
 	f->end = pc;
 }
 
-/* The row for a dso address, or NULL (no CFI there). */
-static const struct cfi_row *find_row(struct unwind_table *u, u64 dso_addr)
+/* The row for a virtual address of the file, or NULL (no FDE has it). */
+static const struct cfi_row *find_row(struct unwind_table *u, u64 pc)
 {
-	u64 pc = 0;
-	u32 i, lo, hi;
-	int found = 0;
+	u32 lo, hi;
 
 	if (!u->cfi)
-		return NULL;
-	for (i = 0; i < u->nr_loads; i++)
-		if (dso_addr >= u->loads[i].offset && dso_addr - u->loads[i].offset < u->loads[i].filesz) {
-			pc = dso_addr - u->loads[i].offset + u->loads[i].vaddr;
-			found = 1;
-			break;
-		}
-	if (!found)
 		return NULL;
 	lo = 0;
 	hi = u->nr_fdes;
@@ -335,6 +332,12 @@ static struct unwind_table *dso_unwind_table(struct dso_table *t, struct dso *ds
 	return dso->unwind;
 }
 
+int unwind_dso_is_elf(struct dso_table *t, struct dso *dso)
+{
+	return dso && (dso->kind == DSO_KIND_USER || dso->kind == DSO_KIND_VDSO) &&
+	       dso_unwind_table(t, dso)->is_elf;
+}
+
 void unwind_table_free(struct unwind_table *u)
 {
 	if (!u)
@@ -359,97 +362,185 @@ static const signed char perf_to_dwarf[24] = {
 	8, 9, 10, 11, 12, 13, 14, 15,
 };
 
-struct regs {
+/*
+ * One frame as libunwind's cursor holds it: a register is "located" when
+ * its location is known (libunwind's loc is not NULL) and "valid" when its
+ * value could also be read; rsp is the CFA.
+ */
+struct frame {
 	u64 v[NR_REGS];
-	u32 valid;		/* bit r: v[r] is known */
+	u32 valid, located;
+	u64 cfa, ip;
+	int prev_instr;		/* look callers up at ip - 1 */
 };
 
-/* Reads the stack word at addr as perf's access_mem() does. */
-static int stack_read(const struct unwind_input *in, u64 sp, u64 addr, u64 *val)
+/* What a walk reads memory through. */
+struct walk {
+	struct dso_table *t;
+	const struct unwind_input *in;
+	u64 sp0;		/* the sample's sp: where the copy starts */
+	unwind_find_fn find;
+	void *arg;
+};
+
+static struct unwind_table *dso_unwind_table(struct dso_table *t, struct dso *dso);
+
+/*
+ * Reads the word at addr as perf's access_mem() does for libunwind: from
+ * the stack copy when it holds addr and the 8 bytes after (its check has
+ * that off-by-one); else from the file of the map holding addr, 0 when
+ * that cannot be read (an anonymous map such as the rest of the stack: a
+ * read that succeeds with 0); an error (-1) only when no map holds addr.
+ */
+static int mem_read(const struct walk *w, u64 addr, u64 *val)
 {
-	if (addr < sp || addr - sp >= in->stack_size || in->stack_size - (addr - sp) <= 8)
+	const struct unwind_input *in = w->in;
+	struct dso *dso;
+	u64 off, base;
+	struct unwind_table *u;
+
+	if (addr >= w->sp0 && addr - w->sp0 < in->stack_size && in->stack_size - (addr - w->sp0) > 8) {
+		memcpy(val, in->stack + (addr - w->sp0), 8);
+		return 0;
+	}
+	if (addr + 8 < addr || w->find(w->arg, addr, &dso, &off, &base) || !dso)
 		return -1;
-	memcpy(val, in->stack + (addr - sp), 8);
+	*val = 0;
+	u = dso->kind == DSO_KIND_USER ? dso_unwind_table(w->t, dso) : NULL;
+	if (u && u->image && off <= u->image_size && u->image_size - off >= 8)
+		memcpy(val, u->image + off, 8);
 	return 0;
 }
 
-/* One step from cur to its caller with the rules of row (NULL: by frame
- * pointer).  Returns 0, or -1 when the walk ends. */
-static int step(const struct unwind_input *in, u64 sp0, const struct cfi_row *row,
-		const struct regs *cur, struct regs *next)
+/* The file bytes at dso address (file offset) off, or NULL. */
+static const u8 *code_at(const struct unwind_table *u, u64 off, size_t len)
+{
+	if (!u->image || off > u->image_size || u->image_size - off < len)
+		return NULL;
+	return u->image + off;
+}
+
+/*
+ * One step by the CFI row: 1 with the caller in next, 0 at the end of the
+ * chain, -1 on an error (the walk ends too).
+ */
+static int step_cfi(const struct walk *w, const struct cfi_row *row, const struct frame *cur,
+		    struct frame *next)
 {
 	u64 cfa;
 
-	if (!row) {
-		u64 bp = cur->v[REG_RBP];
-
-		if (!(cur->valid & (1u << REG_RBP)) || !bp)
-			return -1;
-		cfa = bp + 16;
-		next->valid = 0;
-		if (stack_read(in, sp0, bp + 8, &next->v[REG_RIP]) ||
-		    stack_read(in, sp0, bp, &next->v[REG_RBP]))
-			return -1;
-		next->v[REG_RSP] = cfa;
-		next->valid = 1u << REG_RIP | 1u << REG_RBP | 1u << REG_RSP;
-		/* callee-saved registers other than rbp stay */
-		for (int r = 0; r < NR_REGS; r++)
-			if (r == 3 || (r >= 12 && r <= 15))
-				if (cur->valid & (1u << r)) {
-					next->v[r] = cur->v[r];
-					next->valid |= 1u << r;
-				}
-		return 0;
-	}
-	if (row->signal || row->cfa_kind == CFA_NONE || !(cur->valid & (1u << row->cfa_reg)))
+	if (row->signal || row->cfa_kind == CFA_NONE)
 		return -1;
-	cfa = cur->v[row->cfa_reg] + (s64)row->cfa_off;
-	if (row->cfa_kind == CFA_PLT) {
-		if (!(cur->valid & (1u << REG_RIP)))
-			return -1;
-		cfa += (cur->v[REG_RIP] & 15) >= row->plt_k ? 8 : 0;
-	}
-	next->valid = 0;
+	if (row->cfa_reg == REG_RSP)
+		cfa = cur->cfa;
+	else if (cur->valid & (1u << row->cfa_reg))
+		cfa = cur->v[row->cfa_reg];
+	else
+		return -1;
+	cfa += (s64)row->cfa_off;
+	if (row->cfa_kind == CFA_PLT)
+		cfa += (cur->ip & 15) >= row->plt_k ? 8 : 0;
+	next->valid = next->located = 0;
 	for (int r = 0; r < NR_REGS; r++) {
-		u64 v;
+		u32 bit = 1u << r;
 
 		switch (row->kind[r]) {
 		case RULE_SAME:
-			if (!(cur->valid & (1u << r)))
-				continue;
-			v = cur->v[r];
+			next->v[r] = cur->v[r];
+			next->valid |= cur->valid & bit;
+			next->located |= cur->located & bit;
 			break;
 		case RULE_OFFSET:
-			if (stack_read(in, sp0, cfa + (s64)row->off[r], &v))
-				continue;
+			next->located |= bit;
+			if (!mem_read(w, cfa + (s64)row->off[r], &next->v[r]))
+				next->valid |= bit;
 			break;
 		case RULE_VAL_OFFSET:
-			v = cfa + (s64)row->off[r];
+			next->v[r] = cfa + (s64)row->off[r];
+			next->valid |= bit;
+			next->located |= bit;
 			break;
 		case RULE_REGISTER:
-			if (!(cur->valid & (1u << row->off[r])))
-				continue;
-			v = cur->v[row->off[r]];
+			next->v[r] = cur->v[row->off[r]];
+			next->valid |= cur->valid & (1u << row->off[r]) ? bit : 0;
+			next->located |= cur->located & (1u << row->off[r]) ? bit : 0;
+			break;
+		case RULE_UNDEF:
 			break;
 		default:
-			continue;
+			if (r == REG_RIP)
+				return -1;
+			break;
 		}
-		next->v[r] = v;
-		next->valid |= 1u << r;
 	}
-	if (!(next->valid & (1u << REG_RSP))) {
-		next->v[REG_RSP] = cfa;
-		next->valid |= 1u << REG_RSP;
+	next->cfa = cfa;
+	if (!(next->located & (1u << REG_RIP)))
+		return 0;
+	if (!(next->valid & (1u << REG_RIP)))
+		return -1;
+	next->ip = next->v[REG_RIP];
+	/* the x86_64 ABI: a NULL rbp location ends the chain (a zero ip
+	 * does not: libunwind gives that frame, the next step fails) */
+	if (!(next->located & (1u << REG_RBP)))
+		return 0;
+	if (next->ip == cur->ip && next->cfa == cur->cfa)
+		return -1;
+	return 1;
+}
+
+/*
+ * libunwind's x86_64 fallback where no FDE covers ip: a PLT stub (the
+ * return address on top of the stack), else the frame-pointer guess
+ * (rbp must point a little above the CFA).  code is the file's bytes at
+ * ip (NULL: unreadable).  Same returns as step_cfi().
+ */
+static int step_fallback(const struct walk *w, const u8 *code, const struct frame *cur,
+			 struct frame *next)
+{
+	u64 rbp, rbp1;
+
+	next->valid = next->located = 0;
+	next->cfa = cur->cfa;
+	/* __restore_rt: mov $15, %rax; syscall */
+	if (code && !memcmp(code, "\x48\xc7\xc0\x0f\x00\x00\x00\x0f\x05", 9))
+		return 0;
+	if (code && code[0] == 0xff && code[1] == 0x25 && code[6] == 0x68 && code[11] == 0xe9) {
+		next->v[REG_RBP] = cur->v[REG_RBP];
+		next->valid = cur->valid & (1u << REG_RBP);
+		next->located = cur->located & (1u << REG_RBP);
+		if (mem_read(w, cur->cfa, &next->v[REG_RIP]))
+			return -1;
+		next->cfa += 8;
+	} else {
+		if (!(cur->located & (1u << REG_RBP)))
+			return 0;
+		if (!(cur->valid & (1u << REG_RBP)))
+			return -1;
+		rbp = cur->v[REG_RBP];
+		if (!rbp)
+			return 0;
+		next->cfa += 16;
+		if (mem_read(w, rbp, &rbp1) || rbp < cur->cfa || rbp - cur->cfa > 0x4000)
+			return 0;
+		next->v[REG_RBP] = rbp1;
+		next->valid = next->located = 1u << REG_RBP;
+		if (mem_read(w, rbp + 8, &next->v[REG_RIP]))
+			return -1;
 	}
-	return next->valid & (1u << REG_RIP) ? 0 : -1;
+	next->valid |= 1u << REG_RIP;
+	next->located |= 1u << REG_RIP;
+	next->ip = next->v[REG_RIP];
+	if (next->ip == cur->ip && next->cfa == cur->cfa)
+		return -1;
+	return 1;
 }
 
 int unwind_user(struct dso_table *t, const struct unwind_input *in, unwind_find_fn find,
 		void *arg, u64 *ips, int max)
 {
-	struct regs cur = { { 0 }, 0 }, next;
+	struct frame cur = { .valid = 0 }, next;
+	struct walk w = { t, in, 0, find, arg };
 	const u8 *p = in->regs;
-	u64 sp0;
 	int n = 0;
 
 	for (int bit = 0; bit < 64; bit++) {
@@ -464,26 +555,34 @@ int unwind_user(struct dso_table *t, const struct unwind_input *in, unwind_find_
 			cur.valid |= 1u << perf_to_dwarf[bit];
 		}
 	}
+	cur.located = cur.valid;
 	if ((cur.valid & (1u << REG_RIP | 1u << REG_RSP)) != (1u << REG_RIP | 1u << REG_RSP) ||
 	    max <= 0)
 		return 0;
-	sp0 = cur.v[REG_RSP];
-	ips[n++] = cur.v[REG_RIP];
+	w.sp0 = cur.cfa = cur.v[REG_RSP];
+	cur.ip = cur.v[REG_RIP];
+	ips[n++] = cur.ip;
 	while (n < max) {
 		struct dso *dso;
-		u64 addr, pc = cur.v[REG_RIP] - (n > 1);
-		const struct cfi_row *row = NULL;
+		u64 addr, base, pc = cur.ip - (cur.prev_instr ? 1 : 0);
+		const struct cfi_row *row;
 		struct unwind_table *u;
+		int r;
 
-		if (find(arg, pc, &dso, &addr) || !dso)
+		if (find(arg, pc, &dso, &addr, &base) || !dso)
 			break;
 		u = dso_unwind_table(t, dso);
-		row = find_row(u, addr);
-		if (step(in, sp0, row, &cur, &next))
+		if (!u->has_hdr)
 			break;
-		if (!next.v[REG_RIP] || next.v[REG_RSP] <= cur.v[REG_RSP])
+		row = find_row(u, pc - base + u->elf_base);
+		if (row)
+			r = step_cfi(&w, row, &cur, &next);
+		else
+			r = step_fallback(&w, code_at(u, addr + (cur.ip - pc), 12), &cur, &next);
+		if (r <= 0)
 			break;
-		ips[n++] = next.v[REG_RIP] - 1;
+		next.prev_instr = 1;
+		ips[n++] = next.ip - 1;
 		cur = next;
 	}
 	return n;

@@ -16,14 +16,19 @@
  *  - A stack word at addr is read only when sp <= addr and addr + 8 <
  *    sp + size (perf's check, with its off-by-one): anything else ends
  *    the walk, as perf fails to read it.
- *  - The first ip is the sample's own; each caller's is its return address
- *    minus 1 (perf's "non-activation" ips), and the CFI of callers is
- *    looked up at that address.  A zero return address, an undefined or
- *    unsupported return-address rule, a pc outside any map, or a CFA that
- *    does not grow ends the walk.  A pc in a map whose dso has no CFI for
- *    it is stepped by frame pointer (libunwind's fallback).
- *  - Unsupported CFA rules (expressions other than the PLT one binutils
- *    emits, registers not tracked) end the walk; signal frames end it.
+ *  - Steps follow perf 6.1's libunwind unwinder: the first ip is the
+ *    sample's own; each caller's is its return address minus 1, and the
+ *    CFI of callers is looked up at that address.  The FDE is looked up at
+ *    pc - base + (first PT_LOAD's page), base being the lowest start of
+ *    the thread's maps of the dso, as perf computes its .eh_frame_hdr
+ *    address (wrong when a map of the same file from before an exec is
+ *    lower: then perf, and prof, find no FDE).  No FDE: libunwind's
+ *    fallback (PLT stub, else a frame-pointer guess).  The walk ends at a
+ *    pc outside any map, a dso without .eh_frame_hdr, an undefined return
+ *    address or rbp, a zero return address, an unreadable word, a frame
+ *    that neither moves nor changes ip, or max frames.
+ *  - Unsupported rules (expressions other than binutils' PLT CFA, signal
+ *    frames) end the walk.
  */
 #ifndef PROF_SYMBOL_UNWIND_H
 #define PROF_SYMBOL_UNWIND_H
@@ -32,9 +37,10 @@
 
 struct unwind_table;
 
-/* Where a pc is: its dso and the address in the dso's space (file offset
- * for ELF objects); 0, or -1 when no map holds pc. */
-typedef int (*unwind_find_fn)(void *arg, u64 pc, struct dso **dso, u64 *dso_addr);
+/* Where a pc is: its dso, the address in the dso's space (file offset for
+ * ELF objects) and the lowest start of the thread's maps of that dso
+ * (perf's load base); 0, or -1 when no map holds pc. */
+typedef int (*unwind_find_fn)(void *arg, u64 pc, struct dso **dso, u64 *dso_addr, u64 *base);
 
 /* One sample's user state, as recorded. */
 struct unwind_input {
@@ -52,6 +58,11 @@ struct unwind_input {
  */
 int unwind_user(struct dso_table *t, const struct unwind_input *in, unwind_find_fn find,
 		void *arg, u64 *ips, int max);
+
+/* 1 when the dso's file (or vdso image) reads as an ELF file: perf's
+ * dso__type() is known, which perf needs of one map of a process before
+ * it unwinds that process's samples at all. */
+int unwind_dso_is_elf(struct dso_table *t, struct dso *dso);
 
 /* Frees a dso's CFI table (dso_table_exit()). */
 void unwind_table_free(struct unwind_table *u);
