@@ -49,6 +49,11 @@ struct map_array {
 	u32 refs;		/* struct maps pointing here */
 	struct map *last;	/* what array_find() found last, or NULL:
 				   cleared by every change */
+	struct dso *base_dso[4];	/* dsos whose lowest map's start
+					   unwind_find_map() found (base[]),
+					   cleared by every change */
+	u64 base[4];
+	u32 next_base;			/* the entry to replace next */
 };
 
 /* The address space of one process (shared by its threads). */
@@ -212,6 +217,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 	struct map *before = NULL, *after = NULL;
 
 	a->last = NULL;
+	memset(a->base_dso, 0, sizeof(a->base_dso));
 
 	while (last < a->nr && a->v[last]->start < map->end && map->start < map->end)
 		last++;
@@ -247,6 +253,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 static void array_remove(struct map_array *a, const struct map *map)
 {
 	a->last = NULL;
+	memset(a->base_dso, 0, sizeof(a->base_dso));
 	for (u32 i = array_lower(a, map->start); i < a->nr; i++)
 		if (a->v[i] == map) {
 			memmove(&a->v[i], &a->v[i + 1], (a->nr - i - 1) * sizeof(*a->v));
@@ -859,7 +866,7 @@ static int unwind_find_map(void *arg, u64 pc, struct dso **dso, u64 *dso_addr, u
 {
 	struct unwind_walk *w = arg;
 	struct addr_location al;
-	const struct map_array *a;
+	struct map_array *a;
 
 	find_addr(w->s, w->t, PD_MISC_USER, pc, SESSION_NO_SYMBOL, &al);
 	if (!al.map)
@@ -868,13 +875,21 @@ static int unwind_find_map(void *arg, u64 pc, struct dso **dso, u64 *dso_addr, u
 	*dso_addr = al.addr;
 	/* perf's base: the lowest map of the dso, maps left from before an
 	 * exec included */
-	*base = al.map->start;
 	a = w->t->maps->arr;
+	for (u32 c = 0; c < 4; c++)
+		if (a->base_dso[c] == al.dso) {
+			*base = a->base[c];
+			return 0;
+		}
+	*base = al.map->start;
 	for (u32 i = 0; i < a->nr && a->v[i]->start < *base; i++)
 		if (a->v[i]->dso == al.dso) {
 			*base = a->v[i]->start;
 			break;
 		}
+	a->base_dso[a->next_base] = al.dso;
+	a->base[a->next_base] = *base;
+	a->next_base = (a->next_base + 1) % 4;
 	return 0;
 }
 
