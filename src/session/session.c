@@ -911,6 +911,8 @@ int session_dwarf_chain(struct session *s, const struct pd_attr *attr,
 	if ((attr->sample_type & need) != need || !w.t || !w.t->maps || !sample->regs_user ||
 	    !sample->stack_user_dyn_size || max_stack <= 0 || nr > 1u << 24)
 		return 0;
+	if (max_stack > UNWIND_MAX_FRAMES)
+		max_stack = UNWIND_MAX_FRAMES;
 	if (!s->unwind_arch) {
 		char arch[32];
 

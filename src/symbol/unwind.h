@@ -37,6 +37,10 @@
 
 struct unwind_table;
 
+/* The most frames a caller asks for: more than an 8 KB stack copy holds
+ * (perf's own limit is its --max-stack). */
+#define UNWIND_MAX_FRAMES 65536
+
 /* Where a pc is: its dso, the address in the dso's space (file offset for
  * ELF objects) and the lowest start of the thread's maps of that dso
  * (perf's load base); 0, or -1 when no map holds pc. */
