@@ -4,9 +4,11 @@
  *
  * A table lists the FDEs of the dso's .eh_frame as .eh_frame_hdr sorts
  * them (ELF virtual addresses); an FDE's rows are compiled on its first
- * lookup by asking libdw for the frame at each row start in turn.  Lookups
- * take a dso address (file offset), turned into a virtual address through
- * the PT_LOAD that holds it.
+ * lookup by asking libdw for the frame at each row start in turn.  Rows
+ * are looked up at the virtual address perf computes for a pc (from the
+ * lowest map of the dso, see unwind.h).  Stepping replays libunwind's
+ * x86_64 unw_step() as perf 6.1 drives it: CFI when a row is found, else
+ * the PLT and frame-pointer fallbacks; memory reads as perf's access_mem().
  */
 #include "unwind.h"
 #include "../util/error.h"
