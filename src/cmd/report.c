@@ -151,6 +151,7 @@ struct report_ctx {
 	struct dso **park_dsos;		/* the DSOs they wait for */
 	u32 nr_park_dsos, park_dsos_room;
 	struct chain_cursor cursor;	/* the sample's chain */
+	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	struct batchq *cg_pipe;		/* call graphs on two threads: chains
 					   go to the tree thread through it */
 	u32 **cg_roots;			/* tree thread: per event, entry -> the
@@ -557,15 +558,31 @@ static void consume_items(void *arg, const void *items, size_t len)
  * perf's find_prev_cpumode(): the cpumode set by the last context marker
  * before chain[end], or cur when there is none (-1: see pd_context_cpumode()).
  */
-static int prev_cpumode(const u8 *chain, u64 end, u8 cur)
+static int prev_cpumode(const struct pd_sample *sample, u64 end, u8 cur)
 {
 	while (end-- > 0) {
-		u64 ip = pd_get64(chain + end * 8);
+		u64 ip = pd_get64(sample->callchain + end * 8);
 
-		if (ip >= PD_CONTEXT_MAX)
+		if (pd_chain_marker(sample, end, ip))
 			return pd_context_cpumode(ip);
 	}
 	return cur;
+}
+
+/*
+ * The most addresses a walk of the sample's chain keeps: --max-stack of
+ * the recorded part (perf stops there) plus the unwound part, which the
+ * unwinder already cut to --max-stack (perf applies the limit to each).
+ */
+static u64 chain_cap(const struct report_ctx *ctx, const struct pd_sample *sample)
+{
+	u64 n = sample->callchain_nr, recorded = n;
+
+	if (sample->callchain_addrs_from)
+		recorded = sample->callchain_addrs_from;
+	if (recorded > (u64)ctx->max_stack)
+		recorded = (u64)ctx->max_stack;
+	return recorded + (sample->callchain_addrs_from ? n - sample->callchain_addrs_from : 0);
 }
 
 /*
@@ -594,20 +611,22 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 	struct chain_cursor *c = &ctx->cursor;
 	u64 *ips, n = sample->callchain_nr;
 	u8 *modes;
-	u32 nr = 0, nr_maps = 0;
-	int cpumode = prev_cpumode(sample->callchain, n, PD_MISC_USER);
+	u32 nr = 0, nr_maps = 0, recorded = 0;
+	int cpumode = prev_cpumode(sample, n, PD_MISC_USER);
 	char level = al->level;
 
-	chain_room(c, n < (u64)ctx->max_stack ? n : (u64)ctx->max_stack);
+	chain_room(c, chain_cap(ctx, sample));
 	ips = c->ips;
 	modes = c->modes;
-	for (u64 i = 0; i < n && nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
+	for (u64 i = 0; i < n && cpumode >= 0; i++) {
 		u64 j = n - i - 1, ip = pd_get64(sample->callchain + j * 8);
 
-		if (ip >= PD_CONTEXT_MAX) {
-			cpumode = prev_cpumode(sample->callchain, j, cpumode);
+		if (pd_chain_marker(sample, j, ip)) {
+			cpumode = prev_cpumode(sample, j, cpumode);
 			continue;
 		}
+		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
+			continue;
 		ips[nr] = ip;
 		modes[nr++] = cpumode;
 	}
@@ -718,20 +737,23 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 {
 	u64 n = sample->callchain_nr;
 	int caller = ctx->cg.order == CC_CALLER;
-	int cpumode = caller ? prev_cpumode(sample->callchain, n, PD_MISC_USER) : PD_MISC_USER;
+	int cpumode = caller ? prev_cpumode(sample, n, PD_MISC_USER) : PD_MISC_USER;
 	char level = al->level;
+	u32 recorded = 0;
 
-	chain_room(c, n < (u64)ctx->max_stack ? n : (u64)ctx->max_stack);
+	chain_room(c, chain_cap(ctx, sample));
 	c->nr = 0;
-	for (u64 i = 0; i < n && c->nr < (u32)ctx->max_stack && cpumode >= 0; i++) {
+	for (u64 i = 0; i < n && cpumode >= 0; i++) {
 		u64 j = caller ? n - i - 1 : i, ip = pd_get64(sample->callchain + j * 8);
 		struct addr_location *node = &c->als[c->nr];
 
-		if (ip >= PD_CONTEXT_MAX) {
-			cpumode = caller ? prev_cpumode(sample->callchain, j, cpumode) :
+		if (pd_chain_marker(sample, j, ip)) {
+			cpumode = caller ? prev_cpumode(sample, j, cpumode) :
 					   pd_context_cpumode(ip);
 			continue;
 		}
+		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
+			continue;
 		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, node)) {
 			*node = *al;
 			node->map = NULL;
@@ -841,6 +863,9 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		session_resolve(ctx->session, ev, &sample, &full);
 		hists_set_sym(h, full.sym);
 	}
+	if (ctx->cg.enabled || ctx->children)
+		session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
+				    &ctx->dwarf_chain);
 	if (ctx->cg.enabled)
 		add_callgraph(ctx, h, &sample, &al);
 	else if (ctx->children && sample.callchain_nr)
@@ -1141,6 +1166,7 @@ out:
 	free((void *)ctx->filters.tids);
 	free(ctx->cpu_bitmap);
 	chain_free(&ctx->cursor);
+	free(ctx->dwarf_chain.v);
 	free(ctx->time_ranges);
 	if (ret < 0)
 		return ret;

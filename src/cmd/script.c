@@ -143,6 +143,7 @@ struct script_ctx {
 	u32 nr_evsels;
 	int name_width;		/* the longest event name */
 	int use_callchain;	/* perf's symbol_conf.use_callchain */
+	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	char **comm_list;	/* --comms, NULL-terminated */
 	s32 *pid_list, *tid_list;
 	int nr_pids, nr_tids;
@@ -607,15 +608,6 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 	}
 	ctx->exit_status = 0;
 	frames_init(&ctx->frames);
-	for (u32 i = 0; i < f->nr_evsel; i++) {
-		if (!ctx->evsels[i].callchain || !(ctx->evsels[i].fields & SF_IP))
-			continue;
-		if (f->evsel[i].attr.sample_type & PD_SAMPLE_STACK_USER) {
-			warning("%s: user stacks (--call-graph dwarf) are not unwound yet: "
-				"call chains show only what the kernel recorded", f->path);
-			break;
-		}
-	}
 	ctx->session = session_new(f, &sopts);
 	return ctx->session ? 0 : -1;
 }
@@ -745,12 +737,21 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 	int cpumode = PD_MISC_USER, shown = 0;
 	u32 nr_maps = 0;
 
-	for (u64 i = 0; i < n && shown < ctx->max_stack; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
+	for (u64 i = 0; i < n; i++) {
 		struct addr_location node;
 		u32 m;
+		u64 ip;
 
-		if (ip >= PD_CONTEXT_MAX) {
+		if (shown >= ctx->max_stack && !pd_chain_unwound(sample, i)) {
+			/* perf stops the recorded part here; an unwound user
+			 * part (cut to --max-stack already) still follows */
+			if (!sample->callchain_addrs_from || sample->callchain_addrs_from >= n)
+				break;
+			i = sample->callchain_addrs_from;
+			cpumode = PD_MISC_USER;
+		}
+		ip = pd_get64(sample->callchain + i * 8);
+		if (pd_chain_marker(sample, i, ip)) {
 			cpumode = pd_context_cpumode(ip);
 			if (cpumode < 0) {
 				ctx->out.len = start;
@@ -758,7 +759,7 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 			}
 			continue;
 		}
-		shown++;
+		shown += !pd_chain_unwound(sample, i);
 		for (m = 0; m < nr_maps; m++)
 			if (maps[m].cpumode == cpumode && ip >= maps[m].start && ip < maps[m].end)
 				break;
@@ -835,6 +836,8 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if (se->fields & SF_IP) {
 		if (se->callchain) {
 			script_put_char(&ctx->out, '\n');
+			session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
+					    &ctx->dwarf_chain);
 			put_callchain(ctx, se->fields, &sample, &al);
 		} else {
 			script_put_char(&ctx->out, ' ');
@@ -862,6 +865,7 @@ static void script_release(struct script_ctx *ctx)
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
 	frames_free(&ctx->frames);
+	free(ctx->dwarf_chain.v);
 	script_out_free(&ctx->out);
 }
 

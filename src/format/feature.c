@@ -921,6 +921,27 @@ int pd_feature_apply_event_desc(struct pd_file *f)
 	return 0;
 }
 
+int pd_feature_arch(const struct pd_file *f, char *buf, size_t size)
+{
+	const u8 *p = f->feat_data[PD_FEAT_ARCH];
+	u64 have = f->feat_size[PD_FEAT_ARCH];
+	u32 len;
+
+	if (!p || have < 4 || !size)
+		return 0;
+	len = pd_get32(p);
+	if (f->needs_swap)
+		len = __builtin_bswap32(len);
+	if (len > have - 4)
+		len = (u32)(have - 4);
+	len = (u32)strnlen((const char *)p + 4, len);
+	if (len >= size)
+		len = (u32)size - 1;
+	memcpy(buf, p + 4, len);
+	buf[len] = 0;
+	return 1;
+}
+
 u32 pd_feature_nr_cpus(const struct pd_file *f, u32 max)
 {
 	if (f->feat_data[PD_FEAT_NRCPUS] && f->feat_size[PD_FEAT_NRCPUS] >= 4) {

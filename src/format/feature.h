@@ -184,6 +184,10 @@ int pd_feature_decode_all(struct pd_file *f, struct pd_feat_env *env, unsigned s
  */
 int pd_feature_apply_event_desc(struct pd_file *f);
 
+/* The recording machine's architecture (ARCH, uname's machine) in buf;
+ * 1, or 0 when the file does not say. */
+int pd_feature_arch(const struct pd_file *f, char *buf, size_t size);
+
 /* The recording machine's available CPUs (NRCPUS), or max when the file
  * does not say or says more than max. */
 u32 pd_feature_nr_cpus(const struct pd_file *f, u32 max);

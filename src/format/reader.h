@@ -74,6 +74,10 @@ struct pd_sample {
 	} read;
 	const u8 *callchain;	/* u64 ips[callchain_nr] (unaligned) */
 	u64 callchain_nr;
+	u64 callchain_addrs_from;	/* 0, or where a part of addresses only
+					   starts (user frames unwound from the
+					   stack, which may be >= PD_CONTEXT_MAX):
+					   no context markers there */
 	const u8 *raw;		/* RAW payload */
 	u32 raw_size;
 	u64 branch_nr, branch_hw_idx;	/* hw_idx is (u64)-1 when absent */
@@ -90,6 +94,19 @@ struct pd_sample {
 	u64 aux_size;
 	const u8 *aux;
 };
+
+/* Whether entry j of the sample's chain is in its addresses-only part
+ * (unwound user frames: no markers, already cut to --max-stack). */
+static inline int pd_chain_unwound(const struct pd_sample *s, u64 j)
+{
+	return s->callchain_addrs_from && j >= s->callchain_addrs_from;
+}
+
+/* Whether entry j (value ip) of the sample's chain is a context marker. */
+static inline int pd_chain_marker(const struct pd_sample *s, u64 j, u64 ip)
+{
+	return ip >= PD_CONTEXT_MAX && !pd_chain_unwound(s, j);
+}
 
 /* The sample_id trailer of a non-sample record (fields as sample_type says). */
 struct pd_id_trailer {

@@ -72,6 +72,7 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 	s->read.value = s->read.id = s->read.lost = 0;
 	s->callchain = NULL;
 	s->callchain_nr = 0;
+	s->callchain_addrs_from = 0;
 	s->raw = NULL;
 	s->raw_size = 0;
 	s->branch_nr = 0;

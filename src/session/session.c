@@ -22,7 +22,9 @@
  * map and dso objects live in the session arena until session_free().
  */
 #include "session.h"
+#include "../format/feature.h"
 #include "../symbol/symbol.h"
+#include "../symbol/unwind.h"
 #include "../util/error.h"
 
 #include <stdio.h>
@@ -47,12 +49,19 @@ struct map_array {
 	u32 refs;		/* struct maps pointing here */
 	struct map *last;	/* what array_find() found last, or NULL:
 				   cleared by every change */
+	struct dso *base_dso[4];	/* dsos whose lowest map's start
+					   unwind_find_map() found (base[]),
+					   cleared by every change */
+	u64 base[4];
+	u32 next_base;			/* the entry to replace next */
 };
 
 /* The address space of one process (shared by its threads). */
 struct maps {
 	struct map_array *arr;
 	struct maps *next_all;	/* every maps, for freeing */
+	int unwind_ready;	/* a map's dso was seen to be an ELF file:
+				   perf unwinds this process's stacks */
 };
 
 struct thread {
@@ -66,6 +75,8 @@ struct thread {
 
 struct session {
 	struct pd_file *file;
+	int unwind_arch;		/* 1: dwarf stacks of this file's arch are
+					   unwound, -1: not, 0: not known yet */
 	struct arena arena;
 	struct dso_table dsos;
 	struct thread **threads;	/* open addressing by tid */
@@ -206,6 +217,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 	struct map *before = NULL, *after = NULL;
 
 	a->last = NULL;
+	memset(a->base_dso, 0, sizeof(a->base_dso));
 
 	while (last < a->nr && a->v[last]->start < map->end && map->start < map->end)
 		last++;
@@ -241,6 +253,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 static void array_remove(struct map_array *a, const struct map *map)
 {
 	a->last = NULL;
+	memset(a->base_dso, 0, sizeof(a->base_dso));
 	for (u32 i = array_lower(a, map->start); i < a->nr; i++)
 		if (a->v[i] == map) {
 			memmove(&a->v[i], &a->v[i + 1], (a->nr - i - 1) * sizeof(*a->v));
@@ -841,6 +854,98 @@ static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr,
 	al->addr = m->identity ? addr : addr - m->start + m->pgoff;
 	if (!(flags & SESSION_NO_SYMBOL))
 		al->sym = dso_find_symbol(&s->dsos, m->dso, al->addr);
+}
+
+/* What unwind_user() asks of the session: the sample thread's maps. */
+struct unwind_walk {
+	struct session *s;
+	struct thread *t;
+};
+
+static int unwind_find_map(void *arg, u64 pc, struct dso **dso, u64 *dso_addr, u64 *base)
+{
+	struct unwind_walk *w = arg;
+	struct addr_location al;
+	struct map_array *a;
+
+	find_addr(w->s, w->t, PD_MISC_USER, pc, SESSION_NO_SYMBOL, &al);
+	if (!al.map)
+		return -1;
+	*dso = al.dso;
+	*dso_addr = al.addr;
+	/* perf's base: the lowest map of the dso, maps left from before an
+	 * exec included */
+	a = w->t->maps->arr;
+	for (u32 c = 0; c < 4; c++)
+		if (a->base_dso[c] == al.dso) {
+			*base = a->base[c];
+			return 0;
+		}
+	*base = al.map->start;
+	for (u32 i = 0; i < a->nr && a->v[i]->start < *base; i++)
+		if (a->v[i]->dso == al.dso) {
+			*base = a->v[i]->start;
+			break;
+		}
+	a->base_dso[a->next_base] = al.dso;
+	a->base[a->next_base] = *base;
+	a->next_base = (a->next_base + 1) % 4;
+	return 0;
+}
+
+int session_dwarf_chain(struct session *s, const struct pd_attr *attr,
+			const struct addr_location *sample_al, struct pd_sample *sample,
+			int max_stack, struct dwarf_chain *buf)
+{
+	const u64 need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	struct unwind_walk w = { s, sample_al->thread };
+	struct unwind_input in = {
+		.regs_mask = attr->sample_regs_user,
+		.regs = sample->regs_user,
+		.stack = sample->stack_user,
+		.stack_size = sample->stack_user_dyn_size,
+	};
+	u64 nr = sample->callchain_nr, *user;
+	int n, kept = 0;
+
+	if ((attr->sample_type & need) != need || !w.t || !w.t->maps || !sample->regs_user ||
+	    !sample->stack_user_dyn_size || max_stack <= 0 || nr > 1u << 24)
+		return 0;
+	if (max_stack > UNWIND_MAX_FRAMES)
+		max_stack = UNWIND_MAX_FRAMES;
+	if (!s->unwind_arch) {
+		char arch[32];
+
+		/* perf unwinds x86_64 stacks here, and any when the file
+		 * names no architecture */
+		s->unwind_arch = !pd_feature_arch(s->file, arch, sizeof(arch)) ||
+				 !strcmp(arch, "x86_64") ? 1 : -1;
+	}
+	if (s->unwind_arch < 0 || sample->regs_user_abi != 2)	/* PERF_SAMPLE_REGS_ABI_64 */
+		return 0;
+	/* perf sets a process up for unwinding at the first map whose dso
+	 * type it can read, and never unwinds before */
+	for (u32 i = 0; !w.t->maps->unwind_ready && i < w.t->maps->arr->nr; i++)
+		w.t->maps->unwind_ready = unwind_dso_is_elf(&s->dsos, w.t->maps->arr->v[i]->dso);
+	if (!w.t->maps->unwind_ready)
+		return 0;
+	if (nr + 1 + (u64)max_stack > buf->alloc) {
+		buf->alloc = (u32)(nr + 1 + (u64)max_stack);
+		buf->v = xrealloc(buf->v, buf->alloc * sizeof(u64));
+	}
+	user = buf->v + nr + 1;
+	n = unwind_user(&s->dsos, &in, unwind_find_map, &w, user, max_stack);
+	for (int i = 0; i < n; i++)
+		if (user[i])
+			user[kept++] = user[i];
+	if (!kept)
+		return 0;
+	memcpy(buf->v, sample->callchain, nr * 8);
+	buf->v[nr] = PD_CONTEXT_USER;
+	sample->callchain = (const u8 *)buf->v;
+	sample->callchain_nr = nr + 1 + kept;
+	sample->callchain_addrs_from = nr + 1;
+	return 1;
 }
 
 int session_resolve(struct session *s, const struct pd_event *ev,

@@ -84,6 +84,30 @@ int session_resolve(struct session *s, const struct pd_event *ev,
 int session_resolve_addr(struct session *s, const struct addr_location *sample_al,
 			 u64 time, u8 cpumode, u64 addr, struct addr_location *al);
 
+/* The room session_dwarf_chain() builds chains in: zeroed at first,
+ * v freed by its owner. */
+struct dwarf_chain {
+	u64 *v;
+	u32 alloc;		/* u64s */
+};
+
+/*
+ * perf's thread__resolve_callchain() for a sample with user registers and
+ * stack (attr has REGS_USER and STACK_USER: --call-graph dwarf): the
+ * recorded chain (its kernel part), a PERF_CONTEXT_USER marker, then the
+ * user frames unwound from the stack copy (symbol/unwind.h), the sample's
+ * user ip first, at most max_stack, zero ips dropped.  Walked in callee
+ * order that is perf's cursor; walked backwards (caller order, each ip
+ * taking the cpumode of the marker before it) it is perf's too, which
+ * unwinds first then appends the recorded part, both reversed.  Points
+ * sample's chain into buf and returns 1; 0 (sample unchanged) when there
+ * is nothing to unwind.  max_stack bounds the unwound part only, as in
+ * perf.
+ */
+int session_dwarf_chain(struct session *s, const struct pd_attr *attr,
+			const struct addr_location *sample_al, struct pd_sample *sample,
+			int max_stack, struct dwarf_chain *buf);
+
 /*
  * Guarantees callers may build caches on:
  *  - a thread's maps never overlap, and they change only inside

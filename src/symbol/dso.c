@@ -18,6 +18,7 @@
  * Invariants: dso->syms sorted by start; dso->ranges disjoint and sorted.
  */
 #include "symbol.h"
+#include "unwind.h"
 #include "../util/error.h"
 
 #include <elf.h>
@@ -54,6 +55,7 @@ void dso_table_exit(struct dso_table *t)
 	for (u32 i = 0; t->buckets && i <= t->mask; i++)
 		for (struct dso *d = t->buckets[i]; d; d = d->hash_next) {
 			dso_forget_symbols(d);
+			unwind_table_free(d->unwind);
 			free(d->extra);
 		}
 	free(t->buckets);

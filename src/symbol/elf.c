@@ -159,6 +159,17 @@ static int build_id_equal(const struct dso *dso, const u8 *bid, int size)
 	return dso->build_id_size == size && !memcmp(dso->build_id, bid, size);
 }
 
+int elf_handle_build_id_ok(struct Elf *elf, const struct dso *dso)
+{
+	u8 bid[DSO_BUILD_ID_MAX];
+	int n;
+
+	if (!dso->build_id_size)
+		return 1;
+	n = elf_build_id(elf, bid, sizeof(bid));
+	return n > 0 && build_id_equal(dso, bid, n);
+}
+
 /* perf's symsrc__init() on an Elf handle. */
 static int symsrc_init(struct symsrc *ss, struct dso *dso)
 {
@@ -620,8 +631,7 @@ static int candidate_paths(struct dso_table *t, struct dso *dso, char paths[][PA
 	return n;
 }
 
-/* The running process's vdso image and its size. */
-static const void *own_vdso(size_t *size)
+const void *elf_own_vdso(size_t *size)
 {
 	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
 	FILE *fp;
@@ -690,7 +700,7 @@ int elf_load_dso(struct dso_table *t, struct dso *dso, struct symtree *st)
 	}
 	if (dso->kind == DSO_KIND_VDSO && !syms && !runtime) {
 		size_t size;
-		const void *image = own_vdso(&size);
+		const void *image = elf_own_vdso(&size);
 
 		if (image && !symsrc_open_memory(&ss[used], dso, (void *)image, size, 0)) {
 			syms = runtime = &ss[used];

@@ -93,6 +93,8 @@ struct dso {
 	struct dso *hash_next;	/* chain in dso_table */
 	u32 serial;		/* creation order in its table (from 1): how
 				   perf's heap addresses order its dsos */
+	struct unwind_table *unwind;	/* its CFI (unwind.h), made on the
+					   first unwind through it */
 };
 
 /* Where the symbol layer looks for files. */
@@ -250,6 +252,12 @@ int elf_load_memory(struct dso_table *t, struct dso *dso, const void *image, siz
 /* Reads the GNU build-id note of the ELF file at path; returns its size,
  * 0 when it has none or cannot be read. */
 int elf_file_build_id(const char *path, u8 *bid, size_t max);
+/* 1 when the dso has no recorded build-id or the open ELF handle has the
+ * same (as symbols are checked). */
+struct Elf;
+int elf_handle_build_id_ok(struct Elf *elf, const struct dso *dso);
+/* The running process's vdso image and its size, or NULL. */
+const void *elf_own_vdso(size_t *size);
 /* The build-id note in an ELF image in memory (vdso); size or 0. */
 int elf_memory_build_id(const void *image, size_t size, u8 *bid, size_t max);
 
