@@ -25,13 +25,8 @@
 set -eu
 . "$(dirname "$0")/lib.bash"
 label_width=44 ratio_width=44
-root=$(cd "$(dirname "$0")/.." && pwd)
-PROF=${PROF:-$root/prof}
-case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
-data_dir=${BENCH_DATA:-$root/bench/data}
 reps=${BENCH_REPS:-1}
 file=$data_dir/dwarf.data
-export LC_ALL=C PAGER=cat PERF_PAGER=cat PROF
 
 # record: two compile loops over prof's own sources for a fixed time
 if [ ! -f "$file" ]; then

@@ -7,6 +7,26 @@
 bench_tmp=$(mktemp -d)
 trap 'rm -rf "$bench_tmp"' EXIT
 
+# What every script runs with: root (the repository), PROF (default
+# ./prof, made absolute), data_dir (BENCH_DATA, default bench/data).
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PROF=${PROF:-$root/prof}
+case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
+data_dir=${BENCH_DATA:-$root/bench/data}
+export LC_ALL=C PAGER=cat PERF_PAGER=cat PROF
+
+# sys_fp_file: sets file to the system-wide recording bench/reader.sh
+# makes (running it first when the file is missing) and page-caches it
+sys_fp_file()
+{
+	file=$data_dir/sys-fp.data
+	if [ ! -f "$file" ]; then
+		echo "$(basename "$0"): $file is missing: running bench/reader.sh to record it"
+		BENCH_DATA=$data_dir bash "$root/bench/reader.sh"
+	fi
+	cat "$file" >/dev/null
+}
+
 # measure NAME CMD LABEL: runs CMD (a shell string) $reps times, sets
 # t_NAME / m_NAME to the median seconds and peak RSS in KB, prints a row
 measure()

@@ -23,15 +23,10 @@
 set -eu
 . "$(dirname "$0")/lib.bash"
 label_width=30 ratio_width=40
-root=$(cd "$(dirname "$0")/.." && pwd)
-PROF=${PROF:-$root/prof}
-case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
-data_dir=${BENCH_DATA:-$root/bench/data}
 reps=${BENCH_REPS:-5}
 file=$data_dir/sys-fp.data
 min_bytes=$((150 * 1024 * 1024))
 min_samples=1000000
-export LC_ALL=C PAGER=cat PERF_PAGER=cat
 
 mkdir -p "$data_dir"
 

@@ -30,12 +30,8 @@
 set -eu
 . "$(dirname "$0")/lib.bash"
 label_width=40 ratio_width=48
-root=$(cd "$(dirname "$0")/.." && pwd)
-PROF=${PROF:-$root/prof}
-case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
 reps=${BENCH_REPS:-3}
 forks=${BENCH_FORKS:-2000}
-export LC_ALL=C PROF
 
 workload="i=0; while [ \$i -lt $forks ]; do /bin/true; i=\$((i + 1)); done"
 

@@ -21,19 +21,8 @@
 set -eu
 . "$(dirname "$0")/lib.bash"
 label_width=36 ratio_width=36
-root=$(cd "$(dirname "$0")/.." && pwd)
-PROF=${PROF:-$root/prof}
-case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
-data_dir=${BENCH_DATA:-$root/bench/data}
 reps=${BENCH_REPS:-3}
-file=$data_dir/sys-fp.data
-export LC_ALL=C PAGER=cat PERF_PAGER=cat PROF
-
-if [ ! -f "$file" ]; then
-	echo "script.sh: $file is missing: running bench/reader.sh to record it"
-	BENCH_DATA=$data_dir bash "$root/bench/reader.sh"
-fi
-cat "$file" >/dev/null	# page-cache it
+sys_fp_file
 
 # same output first, so the timings compare like with like
 for opts in "" "-G"; do

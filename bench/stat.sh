@@ -18,12 +18,8 @@
 set -eu
 . "$(dirname "$0")/lib.bash"
 label_width=40 ratio_width=44
-root=$(cd "$(dirname "$0")/.." && pwd)
-PROF=${PROF:-$root/prof}
-case $PROF in /*) ;; *) PROF=$PWD/$PROF ;; esac
 reps=${BENCH_REPS:-3}
 runs=${BENCH_STAT_RUNS:-200}
-export LC_ALL=C PROF
 
 printf 'stat benchmark: -r %d of "true", %d runs each (medians)\n\n' "$runs" "$reps"
 printf '  %-40s %10s %12s %12s\n' command time "peak RSS" "per run"
