@@ -131,6 +131,22 @@ struct callchain_forest *callchain_forest_new(enum cc_key key)
 	return f;
 }
 
+/* Frees what callchain_record() kept. */
+static void forget_records(struct callchain_forest *f)
+{
+	free(f->seen);
+	free(f->recs);
+	free(f->rec_items);
+	free(f->rec_walks);
+	f->seen = NULL;
+	f->recs = NULL;
+	f->rec_items = NULL;
+	f->rec_walks = NULL;
+	f->seen_mask = f->nr_seen = 0;
+	f->alloc_recs = f->nr_rec_items = f->alloc_rec_items = 0;
+	f->nr_rec_walks = f->alloc_rec_walks = 0;
+}
+
 void callchain_forest_free(struct callchain_forest *f)
 {
 	if (!f)
@@ -139,6 +155,7 @@ void callchain_forest_free(struct callchain_forest *f)
 	free(f->items);
 	free(f->index);
 	free(f->children);
+	forget_records(f);
 	free(f);
 }
 
@@ -254,8 +271,8 @@ static u32 new_node(struct callchain_forest *f, u32 parent)
 	return n;
 }
 
-/* perf's add_child(): a node under parent holding the nr items. */
-static void add_child(struct callchain_forest *f, u32 parent, const struct cc_item *items,
+/* perf's add_child(): a node under parent holding the nr items; returns it. */
+static u32 add_child(struct callchain_forest *f, u32 parent, const struct cc_item *items,
 		      u32 nr, u64 period, u32 count)
 {
 	u32 n = new_node(f, parent);
@@ -276,16 +293,17 @@ static void add_child(struct callchain_forest *f, u32 parent, const struct cc_it
 	c->count = count;
 	f->nr_items += nr;
 	index_add(f, n);
+	return n;
 }
 
 /*
  * perf's split_add_child(): node x matched its first m items only.  A new
  * head node takes x's place and its first m items; x keeps the rest, its
  * counts and its children.  The rest of the chain (nr items, maybe none)
- * goes under the head.
+ * goes under the head.  Returns the node the chain ends at.
  */
-static void split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item *rest,
-		  u32 nr, u64 period, u32 count)
+static u32 split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item *rest,
+		 u32 nr, u64 period, u32 count)
 {
 	u32 h = new_node(f, f->nodes[x].parent), slot;
 	struct cc_node *head = &f->nodes[h], *tail = &f->nodes[x];
@@ -297,27 +315,24 @@ static void split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item
 	tail->parent = h;
 	tail->item += m;
 	tail->nr_items -= m;
-	head->children_hit = cc_cumul_hits(tail);
-	head->children_count = cc_cumul_counts(tail);
 	index_add(f, x);
+	if (nr)
+		return add_child(f, h, rest, nr, period, count);
 	head = &f->nodes[h];
-	if (nr) {
-		head->children_hit += period;
-		head->children_count += count;
-		add_child(f, h, rest, nr, period, count);
-	} else {
-		head->hit = period;
-		head->count = count;
-	}
+	head->hit = period;
+	head->count = count;
+	return h;
 }
 
-void callchain_append(struct callchain_forest *f, u32 *root,
-		      const struct cc_item *items, u32 nr, u64 period, u32 count)
+/* callchain_append(); returns the node the chain ends at (0: none).  The
+ * children sums are left to callchain_finish(). */
+static u32 append(struct callchain_forest *f, u32 *root,
+		  const struct cc_item *items, u32 nr, u64 period, u32 count)
 {
 	u32 cur, pos = 0;
 
 	if (!nr)
-		return;
+		return 0;
 	if (!*root)
 		*root = new_node(f, 0);
 	cur = *root;
@@ -325,28 +340,28 @@ void callchain_append(struct callchain_forest *f, u32 *root,
 		u32 slot = index_slot(f, cur, &items[pos]), child = SLOT_NODE(f->index[slot]), m = 1;
 		struct cc_node *c;
 
-		f->nodes[cur].children_hit += period;
-		f->nodes[cur].children_count += count;
-		if (!child) {
-			add_child(f, cur, items + pos, nr - pos, period, count);
-			return;
-		}
+		if (!child)
+			return add_child(f, cur, items + pos, nr - pos, period, count);
 		c = &f->nodes[child];
 		while (m < c->nr_items && pos + m < nr &&
 		       item_same(&f->items[c->item + m], &items[pos + m]))
 			m++;
-		if (m < c->nr_items) {
-			split(f, child, m, items + pos + m, nr - pos - m, period, count);
-			return;
-		}
+		if (m < c->nr_items)
+			return split(f, child, m, items + pos + m, nr - pos - m, period, count);
 		pos += m;
 		if (pos == nr) {
 			c->hit += period;
 			c->count += count;
-			return;
+			return child;
 		}
 		cur = child;
 	}
+}
+
+void callchain_append(struct callchain_forest *f, u32 *root,
+		      const struct cc_item *items, u32 nr, u64 period, u32 count)
+{
+	append(f, root, items, nr, period, count);
 }
 
 /* Brings into the cache what the walks' appends will read (a hint: the
@@ -402,14 +417,149 @@ static void prefetch_walks(const struct callchain_forest *f, const u32 *roots,
 	}
 }
 
-void callchain_append_walks(struct callchain_forest *f, u32 *roots, const struct cc_walk *walks,
-			    u32 nr_walks, const struct cc_item *items, u32 nr, u64 period)
+/* ---- samples recorded, appended later --------------------------------------- */
+
+static inline u64 rotl64(u64 x, int r)
 {
-	prefetch_walks(f, roots, walks, nr_walks, items, nr);
-	for (u32 w = 0; w < nr_walks; w++)
-		if (walks[w].start < nr)
-			callchain_append(f, &roots[walks[w].tree], items + walks[w].start,
-					 nr - walks[w].start, period, 1);
+	return x << r | x >> (64 - r);
+}
+
+/* Two independent 64-bit hashes of a sample's walks and items (DSO and
+ * match value: what the appends compare). */
+static void chain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_item *items,
+		       u32 nr, u64 *h1, u64 *h2)
+{
+	u64 a = 0x243f6a8885a308d3ULL ^ ((u64)nr_walks << 32 | nr), b = 0x13198a2e03707344ULL ^ a;
+
+#define MIX(w) do {							\
+		u64 w_ = (w);						\
+		a = rotl64((a ^ w_) * 0x9e3779b97f4a7c15ULL, 31);	\
+		b = rotl64(b + w_, 27) * 0xc2b2ae3d27d4eb4fULL ^ (b >> 29); \
+	} while (0)
+	for (u32 i = 0; i < nr_walks; i++)
+		MIX((u64)walks[i].tree << 32 | walks[i].start);
+	for (u32 i = 0; i < nr; i++) {
+		MIX((uintptr_t)items[i].dso);
+		MIX(items[i].match);
+	}
+#undef MIX
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdULL;
+	a ^= a >> 33;
+	b ^= b >> 31;
+	b *= 0x94d049bb133111ebULL;
+	b ^= b >> 29;
+	*h1 = a;
+	*h2 = b | 1;	/* 0 marks an empty slot */
+}
+
+static void seen_grow(struct callchain_forest *f)
+{
+	struct chain_seen *old = f->seen;
+	u32 old_size = f->seen ? f->seen_mask + 1 : 0;
+
+	f->seen_mask = old_size ? old_size * 2 - 1 : 4095;
+	f->seen = xcalloc((size_t)f->seen_mask + 1, sizeof(*f->seen));
+	for (u32 i = 0; i < old_size; i++) {
+		u32 j;
+
+		if (!old[i].h2)
+			continue;
+		for (j = (u32)old[i].h1 & f->seen_mask; f->seen[j].h2; j = (j + 1) & f->seen_mask)
+			;
+		f->seen[j] = old[i];
+	}
+	free(old);
+}
+
+/* The slot of the sample hashed (h1, h2): its own, or the empty one where
+ * it goes. */
+static struct chain_seen *seen_slot(struct callchain_forest *f, u64 h1, u64 h2)
+{
+	u32 i = (u32)h1 & f->seen_mask;
+
+	while (f->seen[i].h2 && (f->seen[i].h1 != h1 || f->seen[i].h2 != h2))
+		i = (i + 1) & f->seen_mask;
+	return &f->seen[i];
+}
+
+/* Makes room for n more elements of size each in *v (*alloc of them). */
+static void room(void **v, u64 *alloc, u64 used, u64 n, size_t size)
+{
+	if (used + n <= *alloc)
+		return;
+	if (used + n > UINT32_MAX)
+		die("call graph: too many distinct chains");
+	while (used + n > *alloc)
+		*alloc = *alloc ? 2 * *alloc : 4096;
+	*v = xrealloc(*v, *alloc * size);
+}
+
+void callchain_record(struct callchain_forest *f, const struct cc_walk *walks, u32 nr_walks,
+		      const struct cc_item *items, u32 nr, u64 period)
+{
+	struct chain_seen *s;
+	struct chain_rec *r;
+	u64 h1, h2;
+
+	if (!nr_walks || !nr)
+		return;
+	if ((f->nr_seen + 1) * 2 > (f->seen ? f->seen_mask + 1 : 0))
+		seen_grow(f);
+	chain_hash(walks, nr_walks, items, nr, &h1, &h2);
+	s = seen_slot(f, h1, h2);
+	if (s->h2) {
+		r = &f->recs[s->rec];
+		r->period += period;
+		r->count++;
+		return;
+	}
+	room((void **)&f->recs, &f->alloc_recs, f->nr_seen, 1, sizeof(*f->recs));
+	room((void **)&f->rec_items, &f->alloc_rec_items, f->nr_rec_items, nr,
+	     sizeof(*f->rec_items));
+	room((void **)&f->rec_walks, &f->alloc_rec_walks, f->nr_rec_walks, nr_walks,
+	     sizeof(*f->rec_walks));
+	s->h1 = h1;
+	s->h2 = h2;
+	s->rec = f->nr_seen;
+	r = &f->recs[f->nr_seen++];
+	r->period = period;
+	r->count = 1;
+	r->item = (u32)f->nr_rec_items;
+	r->nr_items = nr;
+	r->walk = (u32)f->nr_rec_walks;
+	r->nr_walks = nr_walks;
+	memcpy(f->rec_items + f->nr_rec_items, items, nr * sizeof(*items));
+	memcpy(f->rec_walks + f->nr_rec_walks, walks, nr_walks * sizeof(*walks));
+	f->nr_rec_items += nr;
+	f->nr_rec_walks += nr_walks;
+}
+
+void callchain_build(struct callchain_forest *f, u32 *roots, const u8 *need)
+{
+	struct cc_walk *walks = NULL;
+	u32 alloc = 0;
+
+	for (u32 i = 0; i < f->nr_seen; i++) {
+		const struct chain_rec *r = &f->recs[i];
+		const struct cc_walk *all = f->rec_walks + r->walk;
+		const struct cc_item *items = f->rec_items + r->item;
+		u32 n = 0;
+
+		if (r->nr_walks > alloc) {
+			alloc = r->nr_walks;
+			walks = xrealloc(walks, alloc * sizeof(*walks));
+		}
+		for (u32 w = 0; w < r->nr_walks; w++)
+			if ((!need || need[all[w].tree]) && all[w].start < r->nr_items)
+				walks[n++] = all[w];
+		prefetch_walks(f, roots, walks, n, items, r->nr_items);
+		for (u32 w = 0; w < n; w++)
+			append(f, &roots[walks[w].tree], items + walks[w].start,
+			       r->nr_items - walks[w].start, r->period, r->count);
+	}
+	free(walks);
+	forget_records(f);
 }
 
 /* Appends the paths of node n's subtree, whose path so far is path[0..len),
@@ -535,6 +685,36 @@ static void order_siblings(struct callchain_forest *f, u32 *v, u32 n)
 	free(created);
 }
 
+/* children_hit and children_count of every node, from the hits and counts
+ * of its descendants: the nodes in breadth-first order from the roots,
+ * then each adds itself to its parent, deepest first. */
+static void sum_children(struct callchain_forest *f)
+{
+	u32 *order = xmalloc((size_t)f->nr_nodes * sizeof(*order)), nr = 0;
+
+	for (u32 n = 1; n < f->nr_nodes; n++) {
+		f->nodes[n].children_hit = 0;
+		f->nodes[n].children_count = 0;
+		if (!f->nodes[n].parent)
+			order[nr++] = n;
+	}
+	for (u32 i = 0; i < nr; i++) {
+		const struct cc_node *c = &f->nodes[order[i]];
+
+		memcpy(order + nr, f->children + c->first_child, c->nr_children * sizeof(u32));
+		nr += c->nr_children;
+	}
+	while (nr--) {
+		struct cc_node *c = &f->nodes[order[nr]];
+
+		if (c->parent) {
+			f->nodes[c->parent].children_hit += cc_cumul_hits(c);
+			f->nodes[c->parent].children_count += cc_cumul_counts(c);
+		}
+	}
+	free(order);
+}
+
 void callchain_finish(struct callchain_forest *f)
 {
 	u32 *fill, total = 0;
@@ -563,4 +743,5 @@ void callchain_finish(struct callchain_forest *f)
 		if (f->nodes[n].nr_children > 1)
 			order_siblings(f, f->children + f->nodes[n].first_child,
 				       f->nodes[n].nr_children);
+	sum_children(f);
 }

@@ -20,6 +20,15 @@
  *  - Memory grows with the number of distinct paths only: nodes, items
  *    and the child index are growing arrays; nothing is allocated per
  *    sample.  Node 0 is never used (0 means "no node").
+ *  - children_hit and children_count are summed by callchain_finish();
+ *    before it they are 0.
+ *  - Samples are recorded first (callchain_record()) and appended by
+ *    callchain_build() once the trees needed are known.  Samples with
+ *    the same walks and items (the same 128-bit hash) share a record,
+ *    appended once with their summed period and count, in the order the
+ *    first came: appending the same chain again only adds to the node it
+ *    ends at, so the trees, and the order their nodes were made in, come
+ *    out as if each sample had been appended.
  *  - After callchain_finish() siblings are listed in perf's rbtree order
  *    (descending match key: DSO creation order, then symbol start or
  *    address), which breaks ties when they are sorted by period.
@@ -123,6 +132,28 @@ struct callchain_forest {
 	u32 *children;		/* after callchain_finish(): sibling lists */
 	int merging;		/* the sibling lists were built for merges
 				   (valid for the trees merged from) */
+	/* callchain_record()'s samples, until callchain_build() */
+	struct chain_seen *seen;	/* hash index of recs */
+	u32 seen_mask, nr_seen;		/* nr_seen: records */
+	struct chain_rec *recs;		/* in the order first seen */
+	struct cc_item *rec_items;
+	struct cc_walk *rec_walks;
+	u64 alloc_recs, nr_rec_items, alloc_rec_items, nr_rec_walks, alloc_rec_walks;
+};
+
+/* A slot of the record index: the walks and items of a sample hashed to
+ * 128 bits (h2 is never 0: 0 marks an empty slot), and its record. */
+struct chain_seen {
+	u64 h1, h2;
+	u32 rec;
+};
+
+/* The samples with the same walks and items: what to append for them. */
+struct chain_rec {
+	u64 period;		/* sum of their periods */
+	u32 count;		/* how many */
+	u32 item, nr_items;	/* their items in rec_items */
+	u32 walk, nr_walks;	/* their walks in rec_walks */
 };
 
 struct callchain_forest *callchain_forest_new(enum cc_key key);
@@ -148,13 +179,21 @@ struct cc_walk {
 #define CC_PREFETCH_WALKS 128
 
 /*
- * Appends a sample's chain (nr items, with period) as the walks say, in
- * their order: first all the walks go down their trees together, level
- * by level, so that their cache misses overlap; then each appends as
- * callchain_append().  A root of 0 gets a new tree.
+ * Records a sample's chain (nr items, with period) to be appended as the
+ * walks say by callchain_build(); a sample with the same walks and items
+ * as one recorded before only adds its period and one to its count.
  */
-void callchain_append_walks(struct callchain_forest *f, u32 *roots, const struct cc_walk *walks,
-			    u32 nr_walks, const struct cc_item *items, u32 nr, u64 period);
+void callchain_record(struct callchain_forest *f, const struct cc_walk *walks, u32 nr_walks,
+		      const struct cc_item *items, u32 nr, u64 period);
+
+/*
+ * Appends the recorded samples, in the order they were first recorded,
+ * each walk to the tree whose root is roots[walk's tree] (0: a new tree
+ * is made) when need is NULL or need[tree] is non-zero, then forgets the
+ * records.  The walks of a record go down their trees together, level by
+ * level, so that their cache misses overlap.
+ */
+void callchain_build(struct callchain_forest *f, u32 *roots, const u8 *need);
 
 /*
  * Adds every path of the tree src to the tree *dst as perf's

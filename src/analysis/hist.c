@@ -510,10 +510,12 @@ void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_stri
 	h->defer = !!(lay->key_mask & (1u << HD_SYM));
 }
 
-void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first)
+void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first,
+			     double print_percent)
 {
 	h->cc = callchain_forest_new(key);
 	h->cc_caller_first = caller_first;
+	h->cc_print_percent = print_percent;
 	h->defer = 0;
 }
 
@@ -990,13 +992,7 @@ void hists_add_callgraph(struct hists *h, const struct cc_item *items,
 		h->walks = xrealloc(h->walks, (size_t)h->alloc_walks * sizeof(*h->walks));
 	}
 	n = hists_callgraph_walks(h, items, als, levels, nr, children, h->walks);
-	callchain_append_walks(h->cc, h->cc_roots, h->walks, n, items, nr, period);
-}
-
-void hists_set_roots(struct hists *h, const u32 *roots, u32 nr_roots)
-{
-	for (u32 e = 0; e < h->nr_entries; e++)
-		h->cc_roots[e] = e < nr_roots ? roots[e] : 0;
+	callchain_record(h->cc, h->walks, n, items, nr, period);
 }
 
 void hists_set_sym(struct hists *h, const struct symbol *sym)
@@ -1649,6 +1645,58 @@ static void collapse_comms(struct hists *h)
 	h->nr_entries = nr;
 }
 
+/*
+ * Which entries' trees can print a node: none whose period (its tree's
+ * total) is below the threshold of cc_print_percent of the total period,
+ * summed over the entries collapse_comms() might merge it with (those
+ * equal in every key but comm).  NULL: all of them (no threshold, or
+ * filtered entries, which make the total the output uses uncertain).
+ */
+static u8 *trees_needed(const struct hists *h)
+{
+	unsigned mask = h->lay->key_mask & ~(1u << HD_COMM);
+	u32 n = h->nr_entries, index_mask = 1023, *group;
+	u64 total = 0, min_hit, *sum, *index;
+	u8 *need;
+
+	if (h->cc_print_percent <= 0)
+		return NULL;
+	for (u32 i = 0; i < n; i++) {
+		if (h->entries[i].filtered)
+			return NULL;
+		total += h->entries[i].period;
+	}
+	min_hit = (u64)(total * (h->cc_print_percent / 100));
+	if (!min_hit)
+		return NULL;
+	while ((u64)n * 2 > (u64)index_mask + 1)
+		index_mask = index_mask * 2 + 1;
+	index = xcalloc((size_t)index_mask + 1, sizeof(*index));
+	group = xmalloc((n ? n : 1) * sizeof(*group));
+	sum = xcalloc(n ? n : 1, sizeof(*sum));
+	for (u32 i = 0; i < n; i++) {
+		const struct hist_entry *e = &h->entries[i];
+		u32 hash = key_hash(mask, e), k;
+		u64 slot;
+
+		for (k = hash & index_mask; (slot = index[k]); k = (k + 1) & index_mask)
+			if (SLOT_HASH(slot) == hash &&
+			    same_key(mask, &h->entries[SLOT_ENTRY(slot)], e))
+				break;
+		if (!slot)
+			index[k] = slot = SLOT(hash, i);
+		group[i] = SLOT_ENTRY(slot);
+		sum[group[i]] += e->acc_period;
+	}
+	need = xmalloc(n ? n : 1);
+	for (u32 i = 0; i < n; i++)
+		need[i] = sum[group[i]] >= min_hit;
+	free(index);
+	free(group);
+	free(sum);
+	return need;
+}
+
 static void *finish_trees(void *forest)
 {
 	callchain_finish(forest);
@@ -1666,6 +1714,12 @@ void hists_finish(struct hists *h, int dso_list_given)
 
 	while (h->queue_len)
 		apply_oldest(h);
+	if (h->cc) {
+		u8 *need = trees_needed(h);
+
+		callchain_build(h->cc, h->cc_roots, need);
+		free(need);
+	}
 	if (h->nr_late_entries)
 		restore_order(h);
 	collapse_comms(h);

@@ -192,6 +192,7 @@ struct hists {
 	u32 nr_late_entries, alloc_late_entries;
 	struct callchain_forest *cc;	/* call graphs, or NULL */
 	int cc_caller_first;	/* the chains are in caller order */
+	double cc_print_percent;	/* see hists_enable_callchains() */
 	u32 *cc_roots;		/* entry -> root of its tree (0: none) */
 	struct cc_walk *walks;	/* hists_add_callgraph()'s scratch */
 	u32 alloc_walks;
@@ -218,8 +219,12 @@ void hists_release(struct hists *h);
 /* Gives every entry a call-graph tree whose items match by key (chains
  * in caller order when caller_first, which decides perf's tie-break on
  * chain depth in children mode); call before the first add (adds are
- * then applied at once). */
-void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first);
+ * then applied at once).  print_percent: no node below this share of the
+ * total period is printed (perf's threshold in graph, flat and folded
+ * modes), so hists_finish() builds only the trees that can reach it;
+ * 0 or less: every tree. */
+void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first,
+			     double print_percent);
 
 /*
  * Call graphs: appends a resolved chain (nr items in the graph's order)
@@ -244,14 +249,13 @@ void hists_add_callgraph(struct hists *h, const struct cc_item *items,
  * hists_add_callgraph() in two halves, for when the trees are built on
  * another thread: hists_callgraph_walks() makes the adds and says which
  * entry (walks[].tree) gets which part of the chain (room for nr + 1
- * walks; returns how many); callchain_append_walks() on the other thread
- * with its own roots[] array (indexed by entry) builds the trees, and
- * hists_set_roots() hands that array back once it is done.
+ * walks; returns how many); callchain_record() on the other thread keeps
+ * the chain for hists_finish() to build the trees (the other thread must
+ * be done by then).
  */
 u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 			  const struct addr_location *als, const char *levels, u32 nr,
 			  int children, struct cc_walk *walks);
-void hists_set_roots(struct hists *h, const u32 *roots, u32 nr_roots);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

@@ -154,9 +154,6 @@ struct report_ctx {
 	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	struct batchq *cg_pipe;		/* call graphs on two threads: chains
 					   go to the tree thread through it */
-	u32 **cg_roots;			/* tree thread: per event, entry -> the
-					   root of its tree */
-	u32 *cg_nr_roots;		/* and the room in each */
 	struct chainstats *chainstats;	/* --stats on a file with call chains */
 	u64 nr_records;
 	double progress_start, progress_last;
@@ -680,10 +677,10 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 
 /*
  * Call graphs on two threads: this thread resolves the chains and makes
- * the histogram's adds; the tree thread appends each chain to the trees
- * of the entries it reached (callchain_append_walks()), keeping the roots
- * itself until the end.  An item: this header, the chain's nr cc_items,
- * then nr_walks cc_walks.
+ * the histogram's adds; the tree thread records each chain with the
+ * entries it reached (callchain_record()) for hists_finish() to build
+ * the trees.  An item: this header, the chain's nr cc_items, then
+ * nr_walks cc_walks.
  */
 struct item_chain {
 	u32 evsel_idx;
@@ -701,22 +698,9 @@ static void consume_chains(void *arg, const void *items, size_t len)
 		const struct item_chain *it = (const void *)p;
 		const struct cc_item *chain = (const void *)(it + 1);
 		const struct cc_walk *walks = (const void *)(chain + it->nr);
-		u32 **roots = &ctx->cg_roots[it->evsel_idx];
-		u32 *room = &ctx->cg_nr_roots[it->evsel_idx];
 
-		for (u32 w = 0; w < it->nr_walks; w++) {
-			if (walks[w].tree < *room)
-				continue;
-			u32 n = *room ? *room : 1024;
-
-			while (n <= walks[w].tree)
-				n *= 2;
-			*roots = xrealloc(*roots, (size_t)n * sizeof(**roots));
-			memset(*roots + *room, 0, (size_t)(n - *room) * sizeof(**roots));
-			*room = n;
-		}
-		callchain_append_walks(ctx->hists[it->evsel_idx].cc, *roots, walks, it->nr_walks,
-				       chain, it->nr, it->period);
+		callchain_record(ctx->hists[it->evsel_idx].cc, walks, it->nr_walks, chain, it->nr,
+				 it->period);
 		p += (sizeof(*it) + it->nr * sizeof(*chain) + it->nr_walks * sizeof(*walks) + 7) &
 		     ~(size_t)7;
 	}
@@ -1040,7 +1024,9 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 		ctx->hists[i].one_thread = !two_threads;
 		if (ctx->cg.enabled)
 			hists_enable_callchains(&ctx->hists[i], ctx->cg.key,
-						ctx->cg.order == CC_CALLER);
+						ctx->cg.order == CC_CALLER,
+						ctx->cg.mode == CC_GRAPH_REL ? 0 :
+						ctx->cg.min_percent);
 	}
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
@@ -1057,9 +1043,6 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 			session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
 	if (ctx->cg.enabled && two_threads) {
-		ctx->cg_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1, sizeof(*ctx->cg_roots));
-		ctx->cg_nr_roots = xcalloc(ctx->nr_hists ? ctx->nr_hists : 1,
-					   sizeof(*ctx->cg_nr_roots));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
 	}
 	return 0;
@@ -1081,12 +1064,6 @@ static void stop_threads(struct report_ctx *ctx)
 	if (ctx->cg_pipe) {
 		batchq_free(ctx->cg_pipe);
 		ctx->cg_pipe = NULL;
-		for (u32 i = 0; i < ctx->nr_hists; i++) {
-			hists_set_roots(&ctx->hists[i], ctx->cg_roots[i], ctx->cg_nr_roots[i]);
-			free(ctx->cg_roots[i]);
-		}
-		free(ctx->cg_roots);
-		free(ctx->cg_nr_roots);
 	}
 }
 
