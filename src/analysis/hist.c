@@ -955,6 +955,9 @@ int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 				    addr, level);
 }
 
+/* How many chain items ahead hists_callgraph_walks() fetches (a power of 2). */
+#define CHAIN_AHEAD 8
+
 u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 			  const struct addr_location *als, const char *levels, u32 nr,
 			  int children, struct cc_walk *walks)
@@ -967,6 +970,38 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 	   this sample reached it already) */
 	if (h->last_entry != HIST_NO_ENTRY)
 		walks[n++] = (struct cc_walk){ h->last_entry, 0 };
+	if (children && (h->lay->key_mask & (1u << HD_SYM)) && h->index) {
+		/* the items' index slots are fetched CHAIN_AHEAD items
+		   before their adds, their entries half of that before */
+		u32 hash[CHAIN_AHEAD];
+
+		for (u32 i = 0; i < nr + CHAIN_AHEAD; i++) {
+			if (i < nr) {
+				struct hist_entry k = h->cur.key;
+
+				k.dso_name = hist_dso_id(h->strs, als[i].dso);
+				k.sym = als[i].sym;
+				k.addr = items[i].ip;
+				hash[i % CHAIN_AHEAD] = key_hash(h->lay->key_mask, &k);
+				__builtin_prefetch(&h->index[hash[i % CHAIN_AHEAD] & h->index_mask]);
+			}
+			if (i >= CHAIN_AHEAD / 2 && i - CHAIN_AHEAD / 2 < nr) {
+				u32 x = hash[(i - CHAIN_AHEAD / 2) % CHAIN_AHEAD];
+				u64 slot = h->index[x & h->index_mask];
+
+				if (slot && SLOT_HASH(slot) == x)
+					__builtin_prefetch(&h->entries[SLOT_ENTRY(slot)], 1);
+			}
+			if (i >= CHAIN_AHEAD) {
+				u32 j = i - CHAIN_AHEAD;
+
+				hists_add_chain(h, &als[j], items[j].ip, levels[j]);
+				if (h->last_entry != HIST_NO_ENTRY)
+					walks[n++] = (struct cc_walk){ h->last_entry, j };
+			}
+		}
+		children = 0;
+	}
 	for (u32 i = 0; children && i < nr; i++) {
 		hists_add_chain(h, &als[i], items[i].ip, levels[i]);
 		if (h->last_entry != HIST_NO_ENTRY)
