@@ -697,8 +697,10 @@ static int seq_entry_cmp(const void *pa, const void *pb)
  * their first samples came in (the entries one sample made, in the order
  * it made them), which is what ties in the output follow.  The others were
  * made in that order already: the late ones, sorted, merge into them.
+ * The call-graph roots stay where they were: returns where each entry
+ * came from (for place_roots()).
  */
-static void restore_order(struct hists *h)
+static u32 *restore_order(struct hists *h)
 {
 	u32 n = h->nr_entries, nr_late = 0, k = 0, j = 0;
 	u8 *mark = xcalloc(n ? n : 1, 1);	/* first: the late entries */
@@ -730,14 +732,12 @@ static void restore_order(struct hists *h)
 	for (u32 i = 0; i < n; i++) {
 		struct hist_entry e;
 		struct hist_origin o;
-		u32 root = 0, to = i;
+		u32 to = i;
 
 		if (mark[i] || order[i] == i)
 			continue;
 		e = h->entries[i];
 		o = h->origins[i];
-		if (h->cc)
-			root = h->cc_roots[i];
 		for (;;) {
 			u32 from = order[to];
 
@@ -746,24 +746,38 @@ static void restore_order(struct hists *h)
 				break;
 			h->entries[to] = h->entries[from];
 			h->origins[to] = h->origins[from];
-			if (h->cc)
-				h->cc_roots[to] = h->cc_roots[from];
 			to = from;
 		}
 		h->entries[to] = e;
 		h->origins[to] = o;
-		if (h->cc)
-			h->cc_roots[to] = root;
 	}
 	free(mark);
 	free(late);
-	free(order);
 	/* made again for the next add */
 	free(h->index);
 	h->index = NULL;
 	h->index_mask = 0;
 	h->last_entry = HIST_NO_ENTRY;
 	h->nr_late_entries = 0;
+	return order;
+}
+
+/* Moves the call-graph roots as restore_order() moved the entries (moved:
+ * what it returned, or NULL), and frees moved. */
+static void place_roots(struct hists *h, u32 *moved)
+{
+	u32 *roots;
+
+	if (!moved || !h->cc) {
+		free(moved);
+		return;
+	}
+	roots = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*roots));
+	for (u32 i = 0; i < h->nr_entries; i++)
+		roots[i] = h->cc_roots[moved[i]];
+	memcpy(h->cc_roots, roots, h->nr_entries * sizeof(*roots));
+	free(roots);
+	free(moved);
 }
 
 /* A late add reached entry n before the sample that made it: the entry
@@ -1614,15 +1628,13 @@ static void new_width(int *w, int len)
 }
 
 /*
- * Gives each entry the comm its creator's string reads now and, when comm
- * is a key and some changed, merges entries whose comms became equal
- * (perf's collapse by strcmp); the earlier entry survives.
+ * Gives each entry the comm its creator's string reads now; returns 1
+ * when comm is a key and some changed: then merge_comms() must follow.
  */
-static void collapse_comms(struct hists *h)
+static int rewrite_comms(struct hists *h)
 {
 	struct hist_strings *hs = h->strs;
 	u32 *final = xmalloc((hs->nr_comm ? hs->nr_comm : 1) * sizeof(u32));
-	u32 nr = 0;
 	int changed = 0;
 
 	for (u32 i = 0; i < hs->nr_comm; i++)
@@ -1635,8 +1647,15 @@ static void collapse_comms(struct hists *h)
 		e->comm = comm;
 	}
 	free(final);
-	if (!changed || !(h->lay->key_mask & (1u << HD_COMM)))
-		return;
+	return changed && (h->lay->key_mask & (1u << HD_COMM));
+}
+
+/* Merges entries whose comms became equal (perf's collapse by strcmp);
+ * the earlier entry survives. */
+static void merge_comms(struct hists *h)
+{
+	u32 nr = 0;
+
 	free(h->index);
 	h->index_mask = 1023;
 	while ((u64)h->nr_entries * 2 > (u64)h->index_mask + 1)
@@ -1738,6 +1757,32 @@ static void *finish_trees(void *forest)
 	return NULL;
 }
 
+/* What hists_finish() asks of the trees' thread. */
+struct tree_job {
+	struct hists *h;
+	u8 *need;		/* trees_needed() */
+};
+
+/* Builds the trees needed (at the entries' numbers before
+ * restore_order()) and their sibling lists. */
+static void *build_trees(void *vjob)
+{
+	struct tree_job *job = vjob;
+
+	callchain_build(job->h->cc, job->h->cc_roots, job->need);
+	callchain_finish(job->h->cc);
+	return NULL;
+}
+
+/* Starts fn(arg) on a thread (returns 1), or runs it here (0). */
+static int run_trees(const struct hists *h, pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	if (!h->one_thread && !pthread_create(thread, NULL, fn, arg))
+		return 1;
+	fn(arg);
+	return 0;
+}
+
 void hists_finish(struct hists *h, int dso_list_given)
 {
 	const struct hist_strings *hs = h->strs;
@@ -1746,25 +1791,28 @@ void hists_finish(struct hists *h, int dso_list_given)
 
 	pthread_t trees;
 	int trees_threaded = 0;
+	struct tree_job job = { h, NULL };
+	u32 *moved = NULL;
 
 	while (h->queue_len)
 		apply_oldest(h);
+	/* the trees are built meanwhile: nothing below reads them or their
+	   roots until the merges, which wait for them */
 	if (h->cc) {
-		u8 *need = trees_needed(h);
-
-		callchain_build(h->cc, h->cc_roots, need);
-		free(need);
+		job.need = trees_needed(h);
+		trees_threaded = run_trees(h, &trees, build_trees, &job);
 	}
 	if (h->nr_late_entries)
-		restore_order(h);
-	collapse_comms(h);
-	/* the trees' sibling lists are built meanwhile: nothing below reads
-	   the trees */
-	if (h->cc) {
-		trees_threaded = !h->one_thread &&
-				 !pthread_create(&trees, NULL, finish_trees, h->cc);
-		if (!trees_threaded)
-			callchain_finish(h->cc);
+		moved = restore_order(h);
+	if (rewrite_comms(h)) {
+		if (trees_threaded)
+			pthread_join(trees, NULL);
+		trees_threaded = 0;
+		place_roots(h, moved);
+		moved = NULL;
+		merge_comms(h);
+		if (h->cc)
+			trees_threaded = run_trees(h, &trees, finish_trees, h->cc);
 	}
 
 	free(h->sorted);
@@ -1820,4 +1868,6 @@ void hists_finish(struct hists *h, int dso_list_given)
 	free(rank);
 	if (trees_threaded)
 		pthread_join(trees, NULL);
+	place_roots(h, moved);
+	free(job.need);
 }
