@@ -9,6 +9,8 @@
  * recorded, each context marker setting the cpumode of the addresses
  * after it, at most --max-stack addresses (a marker perf does not know
  * empties the chain); a sample without a call chain is its own address.
+ * A --call-graph dwarf sample's user stack is unwound and joined to its
+ * recorded chain first (session_dwarf_chain()), as perf script does.
  * Frames are named as stackcollapse-perf.pl names them: the symbol
  * (argument lists, quotes and ';' tidied away), "[dso]" when the address
  * has a map but no symbol (the file name whole, where the Perl script's

@@ -9,6 +9,8 @@
  * lowest map of the dso, see unwind.h).  Stepping replays libunwind's
  * x86_64 unw_step() as perf 6.1 drives it: CFI when a row is found, else
  * the PLT and frame-pointer fallbacks; memory reads as perf's access_mem().
+ * Expressions in rows are copied into the table's op array when the FDE
+ * is compiled and run by a fixed-stack evaluator when stepped.
  */
 #include "unwind.h"
 #include "../util/error.h"
