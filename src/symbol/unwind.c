@@ -14,6 +14,7 @@
  */
 #include "unwind.h"
 #include "../util/error.h"
+#include "../util/hash.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -32,6 +33,7 @@
 #define MAX_EXPR_OPS 64		/* longer CFI expressions are not evaluated */
 #define EXPR_STACK 64		/* DWARF expression stack entries */
 #define EXPR_STEPS 1024		/* operations one evaluation may execute */
+#define EXPR_MEMO 256		/* interned expressions found by content */
 
 enum rule_kind {
 	RULE_UNDEF,		/* not recoverable */
@@ -91,6 +93,9 @@ struct unwind_table {
 	u32 nr_fdes;
 	struct cfi_op *ops;	/* the rows' expressions, each ended by atom 0 */
 	u32 nr_ops, ops_alloc;
+	s32 *memo;		/* EXPR_MEMO indices in ops (-1: none) by a
+				   hash of the content: the rows of an FDE
+				   share one copy of an expression */
 };
 
 /* ---- building ------------------------------------------------------------ */
@@ -221,17 +226,46 @@ static int op_supported(u8 atom)
 	}
 }
 
-/* Copies an expression into the table's ops; its index, or -1 when the
- * evaluator cannot run it. */
+/* Whether the interned expression at first is ops[0..n). */
+static int expr_equal(const struct unwind_table *u, u32 first, const Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cfi_op *o = &u->ops[first + i];
+
+		if (!o->atom || o->atom != ops[i].atom || o->offset != ops[i].offset ||
+		    o->number != ops[i].number || o->number2 != ops[i].number2)
+			return 0;
+	}
+	return !u->ops[first + n].atom;
+}
+
+/*
+ * Copies an expression into the table's ops, or finds the copy an
+ * earlier row made (each row of an FDE repeats the rules in force);
+ * its index, or -1 when the evaluator cannot run it.
+ */
 static s32 intern_expr(struct unwind_table *u, const Dwarf_Op *ops, size_t n)
 {
 	u32 first = u->nr_ops;
+	u64 h = n;
+	s32 *slot;
 
 	if (!n || n > MAX_EXPR_OPS || u->nr_ops > (u32)INT32_MAX - MAX_EXPR_OPS - 1)
 		return -1;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (!op_supported(ops[i].atom))
 			return -1;
+		h = hash_u64(h ^ ops[i].atom ^ ops[i].number ^ ops[i].number2 << 7);
+	}
+	if (!u->memo) {
+		u->memo = xmalloc(EXPR_MEMO * sizeof(*u->memo));
+		for (int i = 0; i < EXPR_MEMO; i++)
+			u->memo[i] = -1;
+	}
+	slot = &u->memo[h % EXPR_MEMO];
+	if (*slot >= 0 && expr_equal(u, (u32)*slot, ops, n))
+		return *slot;
+	*slot = (s32)first;
 	if (u->nr_ops + n + 1 > u->ops_alloc) {
 		while (u->nr_ops + n + 1 > u->ops_alloc)
 			u->ops_alloc = u->ops_alloc ? 2 * u->ops_alloc : 64;
@@ -422,6 +456,7 @@ void unwind_table_free(struct unwind_table *u)
 		free(u->fdes[i].rows);
 	free(u->fdes);
 	free(u->ops);
+	free(u->memo);
 	if (u->cfi)
 		dwarf_cfi_end(u->cfi);
 	if (u->elf)
