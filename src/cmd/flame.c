@@ -9,6 +9,8 @@
  * recorded, each context marker setting the cpumode of the addresses
  * after it, at most --max-stack addresses (a marker perf does not know
  * empties the chain); a sample without a call chain is its own address.
+ * A --call-graph dwarf sample's user stack is unwound and joined to its
+ * recorded chain first (session_dwarf_chain()), as perf script does.
  * Frames are named as stackcollapse-perf.pl names them: the symbol
  * (argument lists, quotes and ';' tidied away), "[dso]" when the address
  * has a map but no symbol (the file name whole, where the Perl script's
@@ -132,6 +134,7 @@ struct flame_ctx {
 	u64 nr_samples, nr_other;
 
 	struct flame fl;
+	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	u32 *stack;		/* the sample's frames as name ids */
 	u32 stack_room;
 	char *buf;		/* a name being built */
@@ -421,45 +424,71 @@ static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 
 }
 
 /*
+ * The index of chain entry i to read next under --max-stack: i itself,
+ * or, once shown recorded addresses reach the limit, the first unwound
+ * user frame (perf cuts the recorded part there, and the unwound part is
+ * cut already); n when nothing is left.
+ */
+static u64 chain_next(const struct pd_sample *sample, u64 i, u32 shown, u32 max)
+{
+	u64 n = sample->callchain_nr;
+
+	if (shown < max || pd_chain_unwound(sample, i))
+		return i;
+	if (!sample->callchain_addrs_from || sample->callchain_addrs_from >= n)
+		return n;
+	return i < sample->callchain_addrs_from ? sample->callchain_addrs_from : n;
+}
+
+/*
  * The sample's frames, leaf first, into ctx->stack[first...]: perf's
  * callee-order walk of the chain (thread__resolve_callchain_sample() for
- * a frame-pointer chain).  Returns how many.
+ * a frame-pointer chain; a dwarf sample's chain is joined by
+ * session_dwarf_chain() first, its unwound user frames never markers and
+ * not counted against --max-stack).  Returns how many.
  */
 static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 			const struct addr_location *al, u32 first)
 {
-	u64 n = sample->callchain_nr;
-	u32 nr = 0, max = (u32)ctx->max_stack;
+	u64 n = sample->callchain_nr, unwound = 0;
+	u32 nr = 0, shown = 0, max = (u32)ctx->max_stack;
 	int cpumode = PD_MISC_USER;
 	const struct thread *thread;
 	s32 pid;
 
-	stack_room(ctx, first + (n < max ? n : max));
+	if (sample->callchain_addrs_from && sample->callchain_addrs_from < n)
+		unwound = n - sample->callchain_addrs_from;
+	stack_room(ctx, first + (n < max ? n : max) + unwound);
 	/* the cache slots first, so that their misses overlap */
-	for (u64 i = 0; i < n && nr < max; i++) {
+	for (u64 i = 0; (i = chain_next(sample, i, shown, max)) < n; i++) {
 		u64 ip = pd_get64(sample->callchain + i * 8);
 
-		if (ip >= PD_CONTEXT_MAX) {
+		if (pd_chain_marker(sample, i, ip)) {
 			cpumode = pd_context_cpumode(ip);
 			if (cpumode < 0)
 				break;
 			continue;
 		}
+		if (pd_chain_unwound(sample, i))
+			cpumode = PD_MISC_USER;
 		thread = addr_space(al, (u8)cpumode, &pid);
 		__builtin_prefetch(addr_slot_of(ctx, thread, pid, (u8)cpumode, ip));
-		nr++;
+		shown += !pd_chain_unwound(sample, i);
 	}
-	nr = 0;
+	shown = 0;
 	cpumode = PD_MISC_USER;
-	for (u64 i = 0; i < n && nr < max; i++) {
+	for (u64 i = 0; (i = chain_next(sample, i, shown, max)) < n; i++) {
 		u64 ip = pd_get64(sample->callchain + i * 8);
 
-		if (ip >= PD_CONTEXT_MAX) {
+		if (pd_chain_marker(sample, i, ip)) {
 			cpumode = pd_context_cpumode(ip);
 			if (cpumode < 0)
 				return 0;	/* perf empties the chain */
 			continue;
 		}
+		if (pd_chain_unwound(sample, i))
+			cpumode = PD_MISC_USER;
+		shown += !pd_chain_unwound(sample, i);
 		ctx->stack[first + nr++] = addr_name(ctx, al, sample->time, (u8)cpumode, ip);
 	}
 	return nr;
@@ -626,6 +655,8 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 		ctx->stack[n++] = comm_name(ctx, &al);
 	leaf_first = n;
 	if (evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN) {
+		session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
+				    &ctx->dwarf_chain);
 		n += chain_frames(ctx, &sample, &al, n);
 	} else {
 		ctx->stack[n++] = frame_name(ctx, al.dso, al.sym, sample.ip);
@@ -829,6 +860,7 @@ int cmd_flame(int argc, char **argv)
 	}
 	flame_exit(&ctx.fl);
 	free(ctx.stack);
+	free(ctx.dwarf_chain.v);
 	free(ctx.buf);
 	free(ctx.names);
 	free(ctx.addrs_cache);

@@ -9,9 +9,12 @@
  * lowest map of the dso, see unwind.h).  Stepping replays libunwind's
  * x86_64 unw_step() as perf 6.1 drives it: CFI when a row is found, else
  * the PLT and frame-pointer fallbacks; memory reads as perf's access_mem().
+ * Expressions in rows are copied into the table's op array when the FDE
+ * is compiled and run by a fixed-stack evaluator when stepped.
  */
 #include "unwind.h"
 #include "../util/error.h"
+#include "../util/hash.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -27,6 +30,10 @@
 #define REG_RSP 7
 #define REG_RIP 16
 #define MAX_ROWS_PER_FDE 65536
+#define MAX_EXPR_OPS 64		/* longer CFI expressions are not evaluated */
+#define EXPR_STACK 64		/* DWARF expression stack entries */
+#define EXPR_STEPS 1024		/* operations one evaluation may execute */
+#define EXPR_MEMO 256		/* interned expressions found by content */
 
 enum rule_kind {
 	RULE_UNDEF,		/* not recoverable */
@@ -34,23 +41,34 @@ enum rule_kind {
 	RULE_OFFSET,		/* saved at CFA + off */
 	RULE_VAL_OFFSET,	/* is CFA + off */
 	RULE_REGISTER,		/* in register off */
-	RULE_UNSUPPORTED,	/* an expression */
+	RULE_EXPR,		/* saved at the value of expression off */
+	RULE_VAL_EXPR,		/* is the value of expression off */
+	RULE_UNSUPPORTED,	/* an expression prof cannot evaluate */
 };
 
 enum cfa_kind {
 	CFA_NONE,		/* unsupported: the walk ends */
 	CFA_REG,		/* reg + off */
-	CFA_PLT,		/* rsp + off + ((rip & 15) >= plt_k ? 8 : 0) */
+	CFA_EXPR,		/* the value of expression off */
 };
 
-/* The unwind rules from one pc on. */
+/* The unwind rules from one pc on.  An expression is named by the index
+ * of its first operation in the table's ops. */
 struct cfi_row {
 	u64 start;		/* virtual address */
 	s32 cfa_off;
-	u8 cfa_kind, cfa_reg, plt_k;
+	u8 cfa_kind, cfa_reg;
 	u8 signal;		/* an 'S' FDE (signal trampoline) */
 	u8 kind[NR_REGS];
 	s32 off[NR_REGS];
+};
+
+/* One operation of a CFI expression as libdw decodes it; an expression
+ * ends at an operation whose atom is 0 (no DW_OP has that value). */
+struct cfi_op {
+	u8 atom;
+	u32 offset;		/* its byte offset in the expression */
+	u64 number, number2;
 };
 
 /* One FDE: [start, end) once compiled. */
@@ -73,6 +91,11 @@ struct unwind_table {
 	size_t image_size;
 	struct cfi_fde *fdes;	/* sorted by start */
 	u32 nr_fdes;
+	struct cfi_op *ops;	/* the rows' expressions, each ended by atom 0 */
+	u32 nr_ops, ops_alloc;
+	s32 *memo;		/* EXPR_MEMO indices in ops (-1: none) by a
+				   hash of the content: the rows of an FDE
+				   share one copy of an expression */
 };
 
 /* ---- building ------------------------------------------------------------ */
@@ -179,11 +202,93 @@ static struct unwind_table *table_open(struct dso_table *t, struct dso *dso)
 	return u;
 }
 
-/* A register rule from libdw's location description. */
-static void take_register(Dwarf_Frame *fr, int reg, struct cfi_row *row)
+/* Whether the evaluator knows op (libunwind's set, and libdw's
+ * DW_OP_call_frame_cfa). */
+static int op_supported(u8 atom)
+{
+	switch (atom) {
+	case DW_OP_addr: case DW_OP_deref: case DW_OP_deref_size:
+	case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u: case DW_OP_const2s:
+	case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u: case DW_OP_const8s:
+	case DW_OP_constu: case DW_OP_consts:
+	case DW_OP_dup: case DW_OP_drop: case DW_OP_over: case DW_OP_pick:
+	case DW_OP_swap: case DW_OP_rot:
+	case DW_OP_abs: case DW_OP_and: case DW_OP_div: case DW_OP_minus: case DW_OP_mod:
+	case DW_OP_mul: case DW_OP_neg: case DW_OP_not: case DW_OP_or: case DW_OP_plus:
+	case DW_OP_plus_uconst: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
+	case DW_OP_xor: case DW_OP_eq: case DW_OP_ge: case DW_OP_gt: case DW_OP_le:
+	case DW_OP_lt: case DW_OP_ne: case DW_OP_skip: case DW_OP_bra: case DW_OP_nop:
+	case DW_OP_bregx: case DW_OP_call_frame_cfa:
+		return 1;
+	default:
+		return (atom >= DW_OP_lit0 && atom <= DW_OP_lit31) ||
+		       (atom >= DW_OP_breg0 && atom <= DW_OP_breg31);
+	}
+}
+
+/* Whether the interned expression at first is ops[0..n). */
+static int expr_equal(const struct unwind_table *u, u32 first, const Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cfi_op *o = &u->ops[first + i];
+
+		if (!o->atom || o->atom != ops[i].atom || o->offset != ops[i].offset ||
+		    o->number != ops[i].number || o->number2 != ops[i].number2)
+			return 0;
+	}
+	return !u->ops[first + n].atom;
+}
+
+/*
+ * Copies an expression into the table's ops, or finds the copy an
+ * earlier row made (each row of an FDE repeats the rules in force);
+ * its index, or -1 when the evaluator cannot run it.
+ */
+static s32 intern_expr(struct unwind_table *u, const Dwarf_Op *ops, size_t n)
+{
+	u32 first = u->nr_ops;
+	u64 h = n;
+	s32 *slot;
+
+	if (!n || n > MAX_EXPR_OPS || u->nr_ops > (u32)INT32_MAX - MAX_EXPR_OPS - 1)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!op_supported(ops[i].atom))
+			return -1;
+		h = hash_u64(h ^ ops[i].atom ^ ops[i].number ^ ops[i].number2 << 7);
+	}
+	if (!u->memo) {
+		u->memo = xmalloc(EXPR_MEMO * sizeof(*u->memo));
+		for (int i = 0; i < EXPR_MEMO; i++)
+			u->memo[i] = -1;
+	}
+	slot = &u->memo[h % EXPR_MEMO];
+	if (*slot >= 0 && expr_equal(u, (u32)*slot, ops, n))
+		return *slot;
+	*slot = (s32)first;
+	if (u->nr_ops + n + 1 > u->ops_alloc) {
+		while (u->nr_ops + n + 1 > u->ops_alloc)
+			u->ops_alloc = u->ops_alloc ? 2 * u->ops_alloc : 64;
+		u->ops = xrealloc(u->ops, u->ops_alloc * sizeof(*u->ops));
+	}
+	for (size_t i = 0; i < n; i++)
+		u->ops[u->nr_ops++] = (struct cfi_op){ ops[i].atom, (u32)ops[i].offset,
+						      ops[i].number, ops[i].number2 };
+	u->ops[u->nr_ops++] = (struct cfi_op){ 0 };
+	return (s32)first;
+}
+
+/*
+ * A register rule from libdw's location description: libdw gives an
+ * offset rule as DW_OP_call_frame_cfa [DW_OP_plus_uconst N], an
+ * expression as DW_OP_call_frame_cfa then the expression, a value
+ * expression the same with DW_OP_stack_value after it.
+ */
+static void take_register(struct unwind_table *u, Dwarf_Frame *fr, int reg, struct cfi_row *row)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops;
+	s32 expr;
 
 	row->kind[reg] = RULE_UNSUPPORTED;
 	row->off[reg] = 0;
@@ -200,25 +305,35 @@ static void take_register(Dwarf_Frame *fr, int reg, struct cfi_row *row)
 	}
 	if (ops[0].atom != DW_OP_call_frame_cfa)
 		return;
-	size_t i = 1;
-	s64 off = 0;
-
-	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
-		off = (s64)ops[i++].number;
-	if (off != (s32)off)
-		return;
-	row->off[reg] = (s32)off;
-	if (i == nops)
+	if (nops == 1 || (nops == 2 && ops[1].atom == DW_OP_plus_uconst &&
+			  (s64)ops[1].number == (s32)ops[1].number)) {
 		row->kind[reg] = RULE_OFFSET;
-	else if (i + 1 == nops && ops[i].atom == DW_OP_stack_value)
+		row->off[reg] = nops == 2 ? (s32)ops[1].number : 0;
+		return;
+	}
+	if (nops == 3 && ops[1].atom == DW_OP_plus_uconst &&
+	    (s64)ops[1].number == (s32)ops[1].number && ops[2].atom == DW_OP_stack_value) {
 		row->kind[reg] = RULE_VAL_OFFSET;
+		row->off[reg] = (s32)ops[1].number;
+		return;
+	}
+	if (ops[nops - 1].atom == DW_OP_stack_value) {
+		if ((expr = intern_expr(u, ops, nops - 1)) >= 0) {
+			row->kind[reg] = RULE_VAL_EXPR;
+			row->off[reg] = expr;
+		}
+	} else if ((expr = intern_expr(u, ops, nops)) >= 0) {
+		row->kind[reg] = RULE_EXPR;
+		row->off[reg] = expr;
+	}
 }
 
-/* The CFA rule: a register plus offset, or binutils' PLT expression. */
-static void take_cfa(Dwarf_Frame *fr, struct cfi_row *row)
+/* The CFA rule: a register plus offset, or an expression. */
+static void take_cfa(struct unwind_table *u, Dwarf_Frame *fr, struct cfi_row *row)
 {
 	Dwarf_Op *ops;
 	size_t n;
+	s32 expr;
 
 	row->cfa_kind = CFA_NONE;
 	if (dwarf_frame_cfa(fr, &ops, &n) || !n)
@@ -237,16 +352,9 @@ static void take_cfa(Dwarf_Frame *fr, struct cfi_row *row)
 		row->cfa_off = (s32)ops[0].number;
 		return;
 	}
-	/* rsp + N + (((rip & 15) >= K) << 3) */
-	if (n == 9 && ops[0].atom == DW_OP_breg7 && (s64)ops[0].number == (s32)ops[0].number &&
-	    ops[1].atom == DW_OP_breg16 && ops[1].number == 0 && ops[2].atom == DW_OP_lit15 &&
-	    ops[3].atom == DW_OP_and && ops[4].atom >= DW_OP_lit0 && ops[4].atom <= DW_OP_lit31 &&
-	    ops[5].atom == DW_OP_ge && ops[6].atom == DW_OP_lit3 && ops[7].atom == DW_OP_shl &&
-	    ops[8].atom == DW_OP_plus) {
-		row->cfa_kind = CFA_PLT;
-		row->cfa_reg = REG_RSP;
-		row->cfa_off = (s32)ops[0].number;
-		row->plt_k = (u8)(ops[4].atom - DW_OP_lit0);
+	if ((expr = intern_expr(u, ops, n)) >= 0) {
+		row->cfa_kind = CFA_EXPR;
+		row->cfa_off = expr;
 	}
 }
 
@@ -280,9 +388,9 @@ static void compile_fde(struct unwind_table *u, u32 i)
 		memset(row, 0, sizeof(*row));
 		row->start = pc;
 		row->signal = signal;
-		take_cfa(fr, row);
+		take_cfa(u, fr, row);
 		for (int r = 0; r < NR_REGS; r++)
-			take_register(fr, r, row);
+			take_register(u, fr, r, row);
 		free(fr);
 		pc = end;
 	}
@@ -347,6 +455,8 @@ void unwind_table_free(struct unwind_table *u)
 	for (u32 i = 0; i < u->nr_fdes; i++)
 		free(u->fdes[i].rows);
 	free(u->fdes);
+	free(u->ops);
+	free(u->memo);
 	if (u->cfi)
 		dwarf_cfi_end(u->cfi);
 	if (u->elf)
@@ -423,25 +533,214 @@ static const u8 *code_at(const struct unwind_table *u, u64 off, size_t len)
 }
 
 /*
+ * A register's value in frame f for an expression, as libunwind's
+ * unw_get_reg() reads it: rsp is the CFA, rip the frame's ip, the others
+ * must be valid.  0 or -1.
+ */
+static int expr_reg(const struct frame *f, u64 reg, u64 *val)
+{
+	if (reg == REG_RSP)
+		*val = f->cfa;
+	else if (reg == REG_RIP)
+		*val = f->ip;
+	else if (reg < NR_REGS && (f->valid & (1u << reg)))
+		*val = f->v[reg];
+	else
+		return -1;
+	return 0;
+}
+
+/*
+ * Evaluates the expression at ops[first] in frame f (DW_OP_call_frame_cfa
+ * pushes cfa) as libunwind's dwarf_eval_expr() does: memory is read as
+ * mem_read() reads it (a DW_OP_deref_size reads the word at the address
+ * and keeps its low bytes), comparisons and division are signed.  Its
+ * value into *val; 0, or -1 on an error (the step fails, as in
+ * libunwind).  Neither allocates nor loops for long: at most EXPR_STEPS
+ * operations run.
+ */
+static int eval_expr(const struct walk *w, const struct cfi_op *ops, u32 first,
+		     const struct frame *f, u64 cfa, u64 *val)
+{
+	u64 st[EXPR_STACK], a, b;
+	int sp = 0;
+	u32 next = first;
+	const struct cfi_op *op;
+
+#define NEED(k) do { if (sp < (k)) return -1; } while (0)
+#define PUSH(x) do { if (sp == EXPR_STACK) return -1; st[sp++] = (x); } while (0)
+	for (int steps = 0; (op = &ops[next++])->atom;) {
+		if (++steps > EXPR_STEPS)
+			return -1;
+		switch (op->atom) {
+		case DW_OP_call_frame_cfa:
+			PUSH(cfa);
+			break;
+		case DW_OP_addr: case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
+		case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u:
+		case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
+			PUSH(op->number);
+			break;
+		case DW_OP_bregx:
+			if (expr_reg(f, op->number, &a))
+				return -1;
+			PUSH(a + op->number2);
+			break;
+		case DW_OP_deref:
+		case DW_OP_deref_size:
+			NEED(1);
+			if (mem_read(w, st[sp - 1], &a))
+				return -1;
+			if (op->atom == DW_OP_deref_size) {
+				if (op->number == 0 || op->number > 8)
+					return -1;
+				if (op->number < 8)
+					a &= (1ull << (8 * op->number)) - 1;
+			}
+			st[sp - 1] = a;
+			break;
+		case DW_OP_dup:
+			NEED(1);
+			a = st[sp - 1];
+			PUSH(a);
+			break;
+		case DW_OP_drop:
+			NEED(1);
+			sp--;
+			break;
+		case DW_OP_over:
+			NEED(2);
+			a = st[sp - 2];
+			PUSH(a);
+			break;
+		case DW_OP_pick:
+			if (op->number >= (u64)sp)
+				return -1;
+			a = st[sp - 1 - (int)op->number];
+			PUSH(a);
+			break;
+		case DW_OP_swap:
+			NEED(2);
+			a = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = a;
+			break;
+		case DW_OP_rot:
+			NEED(3);
+			a = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = st[sp - 3];
+			st[sp - 3] = a;
+			break;
+		case DW_OP_abs:
+			NEED(1);
+			if ((s64)st[sp - 1] < 0)
+				st[sp - 1] = -st[sp - 1];
+			break;
+		case DW_OP_neg:
+			NEED(1);
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case DW_OP_not:
+			NEED(1);
+			st[sp - 1] = ~st[sp - 1];
+			break;
+		case DW_OP_plus_uconst:
+			NEED(1);
+			st[sp - 1] += op->number;
+			break;
+		case DW_OP_skip:
+		case DW_OP_bra:
+			if (op->atom == DW_OP_bra) {
+				NEED(1);
+				if (!st[--sp])
+					break;
+			}
+			/* libdw gives the target's byte offset; none of
+			   the operations: the end */
+			for (next = first; ops[next].atom && ops[next].offset != op->number; next++)
+				;
+			continue;
+		case DW_OP_nop:
+			break;
+		default:
+			if (op->atom >= DW_OP_lit0 && op->atom <= DW_OP_lit31) {
+				PUSH((u64)(op->atom - DW_OP_lit0));
+				break;
+			}
+			if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+				if (expr_reg(f, (u64)(op->atom - DW_OP_breg0), &a))
+					return -1;
+				PUSH(a + op->number);
+				break;
+			}
+			NEED(2);
+			b = st[--sp];
+			a = st[sp - 1];
+			switch (op->atom) {
+			case DW_OP_and: a &= b; break;
+			case DW_OP_or: a |= b; break;
+			case DW_OP_xor: a ^= b; break;
+			case DW_OP_plus: a += b; break;
+			case DW_OP_minus: a -= b; break;
+			case DW_OP_mul: a *= b; break;
+			case DW_OP_div:
+				if (!b || ((s64)a == INT64_MIN && (s64)b == -1))
+					return -1;
+				a = (u64)((s64)a / (s64)b);
+				break;
+			case DW_OP_mod:
+				if (!b)
+					return -1;
+				a %= b;
+				break;
+			case DW_OP_shl: a = b < 64 ? a << b : 0; break;
+			case DW_OP_shr: a = b < 64 ? a >> b : 0; break;
+			case DW_OP_shra:
+				a = (u64)((s64)a >> (b < 64 ? b : 63));
+				break;
+			case DW_OP_eq: a = (s64)a == (s64)b; break;
+			case DW_OP_ne: a = (s64)a != (s64)b; break;
+			case DW_OP_ge: a = (s64)a >= (s64)b; break;
+			case DW_OP_gt: a = (s64)a > (s64)b; break;
+			case DW_OP_le: a = (s64)a <= (s64)b; break;
+			case DW_OP_lt: a = (s64)a < (s64)b; break;
+			default:
+				return -1;
+			}
+			st[sp - 1] = a;
+		}
+	}
+#undef NEED
+#undef PUSH
+	if (!sp)
+		return -1;
+	*val = st[sp - 1];
+	return 0;
+}
+
+/*
  * One step by the CFI row: 1 with the caller in next, 0 at the end of the
  * chain, -1 on an error (the walk ends too).
  */
-static int step_cfi(const struct walk *w, const struct cfi_row *row, const struct frame *cur,
-		    struct frame *next)
+static int step_cfi(const struct walk *w, const struct unwind_table *u, const struct cfi_row *row,
+		    const struct frame *cur, struct frame *next)
 {
-	u64 cfa;
+	const struct cfi_op *ops = u->ops;
+	u64 cfa, addr;
 
-	if (row->signal || row->cfa_kind == CFA_NONE)
+	if (row->cfa_kind == CFA_NONE)
 		return -1;
-	if (row->cfa_reg == REG_RSP)
-		cfa = cur->cfa;
-	else if (cur->valid & (1u << row->cfa_reg))
-		cfa = cur->v[row->cfa_reg];
-	else
+	if (row->cfa_kind == CFA_EXPR) {
+		if (eval_expr(w, ops, (u32)row->cfa_off, cur, 0, &cfa))
+			return -1;
+	} else if (row->cfa_reg == REG_RSP) {
+		cfa = cur->cfa + (s64)row->cfa_off;
+	} else if (cur->valid & (1u << row->cfa_reg)) {
+		cfa = cur->v[row->cfa_reg] + (s64)row->cfa_off;
+	} else {
 		return -1;
-	cfa += (s64)row->cfa_off;
-	if (row->cfa_kind == CFA_PLT)
-		cfa += (cur->ip & 15) >= row->plt_k ? 8 : 0;
+	}
 	next->valid = next->located = 0;
 	for (int r = 0; r < NR_REGS; r++) {
 		u32 bit = 1u << r;
@@ -466,6 +765,19 @@ static int step_cfi(const struct walk *w, const struct cfi_row *row, const struc
 			next->v[r] = cur->v[row->off[r]];
 			next->valid |= cur->valid & (1u << row->off[r]) ? bit : 0;
 			next->located |= cur->located & (1u << row->off[r]) ? bit : 0;
+			break;
+		case RULE_EXPR:
+			if (eval_expr(w, ops, (u32)row->off[r], cur, cfa, &addr))
+				return -1;
+			next->located |= bit;
+			if (!mem_read(w, addr, &next->v[r]))
+				next->valid |= bit;
+			break;
+		case RULE_VAL_EXPR:
+			if (eval_expr(w, ops, (u32)row->off[r], cur, cfa, &next->v[r]))
+				return -1;
+			next->valid |= bit;
+			next->located |= bit;
 			break;
 		case RULE_UNDEF:
 			break;
@@ -578,13 +890,17 @@ int unwind_user(struct dso_table *t, const struct unwind_input *in, unwind_find_
 			break;
 		row = find_row(u, pc - base + u->elf_base);
 		if (row)
-			r = step_cfi(&w, row, &cur, &next);
+			r = step_cfi(&w, u, row, &cur, &next);
 		else
 			r = step_fallback(&w, code_at(u, addr + (cur.ip - pc), 12), &cur, &next);
 		if (r <= 0)
 			break;
-		next.prev_instr = 1;
-		ips[n++] = next.ip - 1;
+		/* past a signal frame the ip is where the interrupted code
+		 * resumes: libunwind looks it up as it is, and perf shows it
+		 * as it is (unw_is_signal_frame() says the step just made
+		 * went through an 'S' FDE) */
+		next.prev_instr = !(row && row->signal);
+		ips[n++] = next.ip - (next.prev_instr ? 1 : 0);
 		cur = next;
 	}
 	return n;

@@ -18,7 +18,9 @@
  *    the walk, as perf fails to read it.
  *  - Steps follow perf 6.1's libunwind unwinder: the first ip is the
  *    sample's own; each caller's is its return address minus 1, and the
- *    CFI of callers is looked up at that address.  The FDE is looked up at
+ *    CFI of callers is looked up at that address, except past a signal
+ *    frame (an 'S' FDE, glibc's __restore_rt): the interrupted ip is
+ *    shown and looked up as it is.  The FDE is looked up at
  *    pc - base + (first PT_LOAD's page), base being the lowest start of
  *    the thread's maps of the dso, as perf computes its .eh_frame_hdr
  *    address (wrong when a map of the same file from before an exec is
@@ -27,8 +29,11 @@
  *    pc outside any map, a dso without .eh_frame_hdr, an undefined return
  *    address or rbp, a zero return address, an unreadable word, a frame
  *    that neither moves nor changes ip, or max frames.
- *  - Unsupported rules (expressions other than binutils' PLT CFA, signal
- *    frames) end the walk.
+ *  - CFI expressions (CFA, register and value expressions) are
+ *    evaluated as libunwind does, reading memory as above; one that
+ *    fails (an unreadable word, an unset register, an operation outside
+ *    libunwind's set) ends the walk.  Only .eh_frame is read, never
+ *    .debug_frame (perf 6.1 as Debian builds it reads none).
  */
 #ifndef PROF_SYMBOL_UNWIND_H
 #define PROF_SYMBOL_UNWIND_H

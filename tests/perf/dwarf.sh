@@ -6,13 +6,24 @@
 # Files: a C program with a known call tree (a diamond, recursion whose
 # frames outgrow the 8 KB stack copy, a qsort callback through libc)
 # built with Debian's default flags (-O2 -g, no frame pointers) and at
-# -O0; a C++ program (templates, virtual calls, std::sort); a shell
-# workload of several processes running Debian binaries.
+# -O0, and built without .eh_frame for its own code
+# (-fno-asynchronous-unwind-tables: CFI in .debug_frame only) and without
+# .eh_frame_hdr (-Wl,--no-eh-frame-hdr); a C++ program (templates,
+# virtual calls, std::sort); a C program whose hot loops run in signal
+# handlers (raise() and an ITIMER_PROF timer: chains through glibc's
+# __restore_rt, whose CFI reads the saved ucontext with DWARF
+# expressions); a C program whose frame is realigned through a DRAP
+# register (gcc's DW_CFA_def_cfa_expression / DW_CFA_expression rules);
+# a shell workload of several processes running Debian binaries.
 #
 # Comparison: report stdout (--no-children, children, -g caller) with the
 # tip line normalized, and each sample's chain from "perf script -F
 # ip,sym" against "prof script -F ip,sym"; the share of samples whose
-# chains are equal must be at least 99%.  perf runs with --no-inline:
+# chains are equal must be at least 99%.  "prof flame --folded" against
+# perf script folded by folded-ref.pl (as tests/perf/flame.sh), also with
+# --max-stack 3, and "prof diff" against "perf diff" (perf diff shows no
+# chains: the files must still diff the same), on the C, signal and
+# shell recordings.  perf runs with --no-inline:
 # prof does not add inlined frames (from DWARF debug info) yet, and with
 # Debian's libc6-dbg installed perf adds them to most chains
 # (KNOWN-DIFFERENCES.md).
@@ -194,6 +205,116 @@ checks()
 	fi
 }
 
+cat >"$TMP/sig.c" <<'EOF'
+/* sig: hot loops inside signal handlers, raised and asynchronous. */
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 5;
+}
+
+__attribute__((noinline)) void on_usr1(int sig)
+{
+	spin(300000);
+	sink += (unsigned long)sig;
+}
+
+__attribute__((noinline)) void on_prof(int sig)
+{
+	spin(100000);
+	sink += (unsigned long)sig;
+}
+
+__attribute__((noinline)) void work(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink ^= i;
+}
+
+int main(void)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_prof;
+	sigaction(SIGPROF, &sa, NULL);
+	setitimer(ITIMER_PROF, &it, NULL);
+	for (int k = 0; k < 300; k++) {
+		raise(SIGUSR1);
+		work(1000000);
+	}
+	return sink == 1;
+}
+EOF
+
+cat >"$TMP/drap.c" <<'EOF'
+/* drap: an over-aligned frame with alloca, which gcc realigns through a
+ * DRAP register and describes with CFI expressions. */
+#include <alloca.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void leaf(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 3;
+}
+
+__attribute__((noinline)) void aligned_frame(unsigned long n, int k)
+{
+	volatile char buf[256] __attribute__((aligned(64)));
+	volatile char *dyn = alloca(16 + (k & 63));
+
+	buf[k & 255] = (char)k;
+	dyn[0] = 1;
+	leaf(n);
+	sink += buf[(k * 7) & 255] + dyn[0];
+}
+
+int main(void)
+{
+	for (int k = 0; k < 100; k++)
+		aligned_frame(2000000, k);
+	return sink == 1;
+}
+EOF
+
+REF=$(cd "$(dirname "$0")" && pwd)/folded-ref.pl
+
+# flame_checks NAME FILE: prof flame --folded against perf script folded
+# by the reference, whole and with --max-stack 3
+flame_checks()
+{
+	local name=$1 file=$2 ms
+
+	for ms in "" "--max-stack 3"; do
+		compare "dwarf $name flame --folded${ms:+ $ms}" \
+			"perf script -F comm,pid,tid,event,ip,sym,dso --no-inline $ms -i '$file' 2>/dev/null | perl '$REF'" \
+			"'$PROF' flame -q -i '$file' --folded $ms | LC_ALL=C sort"
+	done
+}
+
+# diff_checks NAME BASE NEW: prof diff against perf diff
+diff_checks()
+{
+	local name=$1 base=$2 new=$3 c
+
+	for c in "" "-c ratio"; do
+		compare "dwarf $name diff${c:+ $c}" \
+			"perf diff $c '$base' '$new' 2>/dev/null" \
+			"'$PROF' diff $c '$base' '$new'"
+	done
+}
+
 if ! cc -O2 -g -o "$TMP/tree-O2" "$TMP/tree.c" || ! cc -O0 -g -o "$TMP/tree-O0" "$TMP/tree.c"; then
 	skip "dwarf" "no C compiler"
 	exit 0
@@ -207,6 +328,56 @@ for opt in O2 O0; do
 	fi
 done
 
+if [ -s "$TMP/tree-O2.data" ] && [ -s "$TMP/tree-O0.data" ]; then
+	flame_checks "C -O2" "$TMP/tree-O2.data"
+	diff_checks "C -O2 -O0" "$TMP/tree-O2.data" "$TMP/tree-O0.data"
+fi
+
+# CFI only in .debug_frame (the program's own code), and no
+# .eh_frame_hdr at all: perf 6.1 reads neither (Debian builds it without
+# libunwind's .debug_frame support), so chains end where the CFI is
+cc -O2 -g -fno-asynchronous-unwind-tables -o "$TMP/tree-debug-frame" "$TMP/tree.c"
+cc -O2 -g -Wl,--no-eh-frame-hdr -o "$TMP/tree-no-hdr" "$TMP/tree.c"
+for prog in tree-debug-frame tree-no-hdr; do
+	if perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/$prog.data" \
+		"$TMP/$prog" >/dev/null 2>&1; then
+		checks "C $prog" "$TMP/$prog.data"
+	else
+		skip "dwarf C $prog" "perf record --call-graph dwarf failed"
+	fi
+done
+
+# signal frames: perf must unwind through __restore_rt into the
+# interrupted code, or the check proves nothing
+if cc -O2 -g -o "$TMP/sig" "$TMP/sig.c" &&
+	perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/sig.data" "$TMP/sig" >/dev/null 2>&1; then
+	checks "signal" "$TMP/sig.data"
+	if grep -q ' on_prof .* work ' "$TMP/chains.perf" && grep -q ' on_usr1 .* raise ' "$TMP/chains.perf"; then
+		ok "dwarf signal: perf's chains go through the signal frames"
+	else
+		skip "dwarf signal: perf's chains go through the signal frames" \
+			"no sample in a handler was unwound past it"
+	fi
+	flame_checks "signal" "$TMP/sig.data"
+else
+	skip "dwarf signal" "perf record failed"
+fi
+
+# CFI expressions of a realigned frame (and binutils' PLT rule)
+if cc -O2 -g -o "$TMP/drap" "$TMP/drap.c" &&
+	readelf -wf "$TMP/drap" 2>/dev/null | grep -q 'DW_CFA_def_cfa_expression (DW_OP_breg6' &&
+	perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/drap.data" "$TMP/drap" >/dev/null 2>&1; then
+	checks "CFI expressions" "$TMP/drap.data"
+	if grep -q ' leaf .* aligned_frame .* main ' "$TMP/chains.perf"; then
+		ok "dwarf CFI expressions: perf's chains go through the realigned frame"
+	else
+		skip "dwarf CFI expressions: perf's chains go through the realigned frame" \
+			"no sample was unwound past it"
+	fi
+else
+	skip "dwarf CFI expressions" "gcc made no DRAP frame or perf record failed"
+fi
+
 if c++ -O2 -g -o "$TMP/shapes" "$TMP/shapes.cc" 2>/dev/null &&
 	perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/shapes.data" "$TMP/shapes" >/dev/null 2>&1; then
 	checks "C++" "$TMP/shapes.data"
@@ -219,6 +390,8 @@ if perf record -q --call-graph dwarf,4096 -e cpu-clock -o "$TMP/shell.data" -- s
 	'for i in 1 2 3; do seq 1 150000 | sort -r | md5sum; gzip -c /usr/bin/perf >/dev/null; done' \
 	>/dev/null 2>&1; then
 	checks "shell" "$TMP/shell.data"
+	flame_checks "shell" "$TMP/shell.data"
+	[ -s "$TMP/sig.data" ] && diff_checks "shell signal" "$TMP/shell.data" "$TMP/sig.data"
 else
 	skip "dwarf shell" "perf record failed"
 fi

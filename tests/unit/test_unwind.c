@@ -5,6 +5,9 @@
  * them, and unwind_user() must find the return addresses the compiler
  * reports (__builtin_return_address), from the binary's own .eh_frame and
  * libc's; a copy too short for the outer frames ends the walk cleanly.
+ * The same from inside a signal handler (raise()): the walk must step
+ * through glibc's __restore_rt (an 'S' FDE whose rules are DWARF
+ * expressions over the saved ucontext) back into the code that raised it.
  *
  * The maps come from /proc/self/maps; the dsos are made in a dso_table as
  * the session makes them.
@@ -15,6 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +37,13 @@ struct self_map {
 
 static struct self_map maps[64];
 static int nr_maps;
+static u64 stack_end;		/* the end of the [stack] map */
 
 /* The registers and stack of a capture point, as perf records them. */
 static struct {
 	u64 regs[3];		/* perf order for mask bits 6-8: bp, sp, ip */
 	u8 stack[STACK_COPY];
+	u64 size;		/* bytes copied: up to the stack's end */
 	u64 ret[3];		/* the return addresses of the three frames */
 } snap;
 
@@ -91,7 +97,8 @@ __attribute__((noinline)) static void capture(void)
 	snap.regs[0] = bp;
 	snap.regs[1] = sp;
 	snap.regs[2] = ip;
-	memcpy(snap.stack, (const void *)(uintptr_t)sp, STACK_COPY);
+	snap.size = stack_end - sp < STACK_COPY ? stack_end - sp : STACK_COPY;
+	memcpy(snap.stack, (const void *)(uintptr_t)sp, snap.size);
 	snap.ret[0] = (u64)(uintptr_t)__builtin_return_address(0);
 }
 
@@ -113,17 +120,55 @@ __attribute__((noinline)) static void outer(int n)
 	__asm__ volatile("" ::: "memory");
 }
 
-/* Runs outer() with more than STACK_COPY bytes of stack above it: the
- * copy capture() makes must not read past the top of the stack (a test
- * run near the top failed now and then, as ASLR moves it). */
-__attribute__((noinline)) static void outer_deep(int n)
-{
-	volatile char room[2 * STACK_COPY];
+static u64 raiser_ret;
 
-	room[0] = 0;
-	room[sizeof(room) - 1] = 0;
-	outer(n);
+static void on_signal(int sig)
+{
+	(void)sig;
+	capture();
+}
+
+__attribute__((noinline)) static void raiser(void)
+{
+	raise(SIGUSR1);
+	raiser_ret = (u64)(uintptr_t)__builtin_return_address(0);
 	__asm__ volatile("" ::: "memory");
+}
+
+static void test_unwind_signal(void **state)
+{
+	struct arena arena;
+	struct dso_table t;
+	struct symbol_opts opts = { 0 };
+	struct sigaction sa, old;
+	u64 ips[32];
+	int n, found = 0;
+
+	(void)state;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	raiser();
+	sigaction(SIGUSR1, &old, NULL);
+	arena_init(&arena, 0);
+	dso_table_init(&t, &arena, &opts);
+	read_maps(&t);
+	struct unwind_input in = {
+		.regs_mask = 7ull << 6,
+		.regs = (const u8 *)snap.regs,
+		.stack = snap.stack,
+		.stack_size = snap.size,
+	};
+
+	n = unwind_user(&t, &in, find_map, NULL, ips, 32);
+	assert_true(n >= 4);
+	assert_int_equal(ips[1], snap.ret[0] - 1);
+	/* past the handler, the signal frame and raise(): raiser's caller */
+	for (int i = 3; i < n; i++)
+		found |= ips[i] == raiser_ret - 1;
+	assert_true(found);
+	dso_table_exit(&t);
+	arena_free(&arena);
 }
 
 static void test_unwind_self(void **state)
@@ -135,7 +180,7 @@ static void test_unwind_self(void **state)
 	int n;
 
 	(void)state;
-	outer_deep(3);
+	outer(3);
 	arena_init(&arena, 0);
 	dso_table_init(&t, &arena, &opts);
 	read_maps(&t);
@@ -143,7 +188,7 @@ static void test_unwind_self(void **state)
 		.regs_mask = 7ull << 6,
 		.regs = (const u8 *)snap.regs,
 		.stack = snap.stack,
-		.stack_size = STACK_COPY,
+		.stack_size = snap.size,
 	};
 
 	n = unwind_user(&t, &in, find_map, NULL, ips, 16);
@@ -177,8 +222,22 @@ static void test_unwind_self(void **state)
 
 int main(void)
 {
+	FILE *fp = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	/* a copy of STACK_COPY bytes from sp may run past the stack's end */
+	while (fp && fgets(line, sizeof(line), fp)) {
+		unsigned long lo, hi;
+
+		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			stack_end = hi;
+	}
+	if (fp)
+		fclose(fp);
+
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_self),
+		cmocka_unit_test(test_unwind_signal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
