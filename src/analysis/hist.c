@@ -923,6 +923,22 @@ int hists_add_prepared(struct hists *h, const struct hist_prepared *prepared,
 	return add(h, p);
 }
 
+void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
+		    const struct symbol *sym)
+{
+	struct hist_entry k;
+
+	if (!h->index)
+		return;
+	k.comm = prepared->comm;
+	k.dso_name = prepared->dso_name;
+	k.tid = prepared->tid;
+	k.cpu = prepared->cpu;
+	k.sym = sym;
+	k.addr = prepared->addr;
+	__builtin_prefetch(&h->index[key_hash(h->lay->key_mask, &k) & h->index_mask]);
+}
+
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	      u64 period, u8 filtered)
 {

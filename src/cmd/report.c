@@ -763,13 +763,12 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
  * chain from it on (perf's iter_add_next_cumulative_entry()).
  */
 static void add_callgraph(struct report_ctx *ctx, struct hists *h,
-			  const struct pd_sample *sample, const struct addr_location *al)
+			  const struct pd_sample *sample)
 {
 	struct chain_cursor *c = &ctx->cursor;
 	struct item_chain *it;
 	u32 n;
 
-	resolve_cursor(ctx, sample, al, c);
 	if (!ctx->cg_pipe) {
 		hists_add_callgraph(h, c->items, c->als, c->levels, c->nr, sample->period,
 				    ctx->children);
@@ -797,6 +796,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	struct pd_sample sample;
 	struct addr_location al;
 	struct pd_evsel *evsel = ev->evsel;
+	struct hist_prepared prepared;
 	struct hists *h;
 
 	if (!ctx->setup_done) {
@@ -839,19 +839,29 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			      hist_filter_thread_dso(ctx->strs, &ctx->filters, &al), &it->p);
 		it->late = 0;
 		it->p.seq = ctx->nr_prepared++;
-	} else if (hists_add(h, &al, (s32)sample.cpu, sample.period,
-			     hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip)) &&
+	} else {
+		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
+			      hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip),
+			      &prepared);
+	}
+	if (ctx->cg.enabled || ctx->children)
+		session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
+				    &ctx->dwarf_chain);
+	/* the chain is resolved while the entry's index slot comes in */
+	if (ctx->cg.enabled) {
+		if (!ctx->pipe)
+			hists_prefetch(h, &prepared, al.sym);
+		resolve_cursor(ctx, &sample, &al, &ctx->cursor);
+	}
+	if (!ctx->pipe && hists_add_prepared(h, &prepared, al.sym, 0, al.dso, 0) &&
 	    ctx->resolve_flags) {
 		struct addr_location full;
 
 		session_resolve(ctx->session, ev, &sample, &full);
 		hists_set_sym(h, full.sym);
 	}
-	if (ctx->cg.enabled || ctx->children)
-		session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
-				    &ctx->dwarf_chain);
 	if (ctx->cg.enabled)
-		add_callgraph(ctx, h, &sample, &al);
+		add_callgraph(ctx, h, &sample);
 	else if (ctx->children && sample.callchain_nr)
 		add_chain(ctx, h, &sample, &al);
 	return 0;
