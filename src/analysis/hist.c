@@ -1510,6 +1510,8 @@ struct depth_tree {
 	const struct hists *h;
 	const u64 *rows;	/* in input-tree order */
 	int stride, sym_key;
+	const struct thread **thread;	/* per row: its entry's thread */
+	const u32 *max_depth;		/* and its deepest chain */
 };
 
 static int cmp_last_word(const void *a, const void *b, void *vt)
@@ -1525,16 +1527,13 @@ static int depth_goes_left(const void *vt, u32 x, u32 c)
 {
 	const struct depth_tree *t = vt;
 	const u64 *a = t->rows + (size_t)x * t->stride, *b = t->rows + (size_t)c * t->stride;
-	const struct hist_origin *oa, *ob;
 	int r;
 
 	if (a[0] != b[0])
 		return a[0] < b[0];
-	oa = &t->h->origins[(u32)a[t->stride - 1]];
-	ob = &t->h->origins[(u32)b[t->stride - 1]];
-	if (oa->thread == ob->thread && oa->max_depth != ob->max_depth)
-		return t->h->cc_caller_first ? oa->max_depth > ob->max_depth :
-					       oa->max_depth < ob->max_depth;
+	if (t->thread[x] == t->thread[c] && t->max_depth[x] != t->max_depth[c])
+		return t->h->cc_caller_first ? t->max_depth[x] > t->max_depth[c] :
+					       t->max_depth[x] < t->max_depth[c];
 	r = row_cmp(a + 1, b + 1, t->stride - 1, t->sym_key > 0 ? t->sym_key - 1 : -1);
 	return r < 0;
 }
@@ -1552,15 +1551,23 @@ static void depth_order(struct hists *h, u64 *rows, int stride, int sym_key)
 	u32 n = h->nr_sorted, *order = xmalloc((n ? n : 1) * sizeof(u32));
 	u64 *in = xmalloc(((size_t)n ? n : 1) * stride * sizeof(u64));
 	u32 *by_input = xmalloc((n ? n : 1) * sizeof(u32));
-	struct depth_tree t = { h, rows, stride, sym_key };
+	const struct thread **thread = xmalloc((n ? n : 1) * sizeof(*thread));
+	u32 *max_depth = xmalloc((n ? n : 1) * sizeof(*max_depth));
+	struct depth_tree t = { h, rows, stride, sym_key, thread, max_depth };
 
 	/* rows in input-tree order: by their last word */
 	for (u32 j = 0; j < n; j++)
 		by_input[j] = j;
 	qsort_r(by_input, n, sizeof(u32), cmp_last_word, &t);
-	for (u32 j = 0; j < n; j++)
+	for (u32 j = 0; j < n; j++) {
+		const struct hist_origin *o;
+
 		memcpy(in + (size_t)j * stride, rows + (size_t)by_input[j] * stride,
 		       stride * sizeof(u64));
+		o = &h->origins[(u32)in[(size_t)j * stride + stride - 1]];
+		thread[j] = o->thread;
+		max_depth[j] = o->max_depth;
+	}
 	t.rows = in;
 	rbtree_build(n, depth_goes_left, &t, order);
 	for (u32 j = 0; j < n; j++)
@@ -1569,6 +1576,8 @@ static void depth_order(struct hists *h, u64 *rows, int stride, int sym_key)
 	free(order);
 	free(in);
 	free(by_input);
+	free(thread);
+	free(max_depth);
 }
 
 static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
