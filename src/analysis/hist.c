@@ -956,15 +956,17 @@ u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso)
 int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym,
 			 u64 addr, char level)
 {
-	struct hist_pending p = h->cur;
+	/* the sample's add (applied or queued: a copy) is the template;
+	   each node sets every field it changes */
+	struct hist_pending *p = &h->cur;
 
-	p.chain = 1;
-	p.key.dso_name = dso_name;
-	p.key.sym = sym;
-	p.key.addr = addr;
-	p.key.level = level;
-	p.key.hash = key_hash(h->lay->key_mask, &p.key);
-	return add(h, &p);
+	p->chain = 1;
+	p->key.dso_name = dso_name;
+	p->key.sym = sym;
+	p->key.addr = addr;
+	p->key.level = level;
+	p->key.hash = key_hash(h->lay->key_mask, &p->key);
+	return add(h, p);
 }
 
 int hists_add_chain(struct hists *h, const struct addr_location *node_al,
