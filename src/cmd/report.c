@@ -118,6 +118,9 @@ struct report_ctx {
 	int cg_given;			/* -g was used */
 	int inverted;			/* -G */
 	int max_stack;			/* --max-stack */
+	int inline_frames;		/* --inline (perf's default): unwound
+					   addresses get their inlined
+					   functions (session_inlines()) */
 	const char *vmlinux, *symfs;	/* -k, --symfs */
 	int threads;			/* --threads: 1 keeps to one thread */
 
@@ -724,6 +727,36 @@ static void consume_chains(void *arg, const void *items, size_t len)
 
 
 /*
+ * perf's append_inlines(): for the unwound address just resolved into
+ * c->als[c->nr], the entries of the functions inlined there in its place,
+ * in the graph's order; left is how many addresses of the chain remain
+ * (room).  Returns 0 when the address stays as it is.
+ */
+static u32 add_inlines(struct report_ctx *ctx, struct chain_cursor *c, u64 ip, char level,
+		       u64 left)
+{
+	const struct symbol *const *syms;
+	struct addr_location al = c->als[c->nr];
+	u32 k = session_inlines(ctx->session, &al, &syms);
+
+	if (!k)
+		return 0;
+	chain_room(c, c->nr + k + left);
+	for (u32 x = 0; x < k; x++) {
+		struct cc_item *it = &c->items[c->nr];
+
+		al.sym = syms[ctx->cg.order == CC_CALLER ? k - 1 - x : x];
+		c->als[c->nr] = al;
+		it->ip = ip;
+		it->dso = al.dso;
+		it->sym = al.sym;
+		it->match = cc_item_match(ctx->cg.key, it);
+		c->levels[c->nr++] = level;
+	}
+	return k;
+}
+
+/*
  * perf's thread__resolve_callchain_sample() for a frame-pointer chain:
  * callee order walks the chain as recorded, each marker setting the
  * cpumode of what follows; caller order walks it backwards, taking each
@@ -762,6 +795,9 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 		}
 		if (node->map)
 			level = node->level;
+		if (ctx->inline_frames && pd_chain_unwound(sample, j) &&
+		    add_inlines(ctx, c, ip, level, n - i))
+			continue;
 		c->items[c->nr].ip = ip;
 		c->items[c->nr].dso = node->dso;
 		c->items[c->nr].sym = node->sym;
@@ -1260,6 +1296,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_ctx ctx = {
 		.children_opt = -1,
+		.inline_frames = 1,
 		/* perf's default: the running kernel's */
 		.max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0),
 	};
@@ -1301,6 +1338,7 @@ int cmd_report(int argc, char **argv)
 		OPT_INTEGER(0, "max-stack", &ctx.max_stack,
 			    "set the maximum stack depth when parsing the callchain (default: 127)"),
 		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "alias for inverted call graph"),
+		OPT_BOOLEAN(0, "inline", &ctx.inline_frames, "show inline function (default)"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),
 		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: one; default: two when there are two CPUs)"),
