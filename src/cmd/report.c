@@ -588,6 +588,26 @@ static u64 chain_cap(const struct report_ctx *ctx, const struct pd_sample *sampl
 	return recorded + (sample->callchain_addrs_from ? n - sample->callchain_addrs_from : 0);
 }
 
+/* add_chain()'s mark of an unwound address in its cpumode. */
+#define MODE_UNWOUND 0x80
+
+/* perf's append_inlines() in add_chain(): the entries of the functions
+ * inlined at an unwound address (resolved with its symbol into node) in
+ * its place, outermost first; 0 when it stays as it is. */
+static u32 add_chain_inlines(struct report_ctx *ctx, struct hists *h,
+			     const struct addr_location *node, u64 ip, char level)
+{
+	const struct symbol *const *syms;
+	struct addr_location entry = *node;
+	u32 k = session_inlines(ctx->session, node, &syms);
+
+	for (u32 x = 0; x < k; x++) {
+		entry.sym = syms[k - 1 - x];
+		hists_add_chain(h, &entry, ip, level);
+	}
+	return k;
+}
+
 /*
  * Children mode: credits the sample's period to every distinct entry its
  * call chain passes through, as perf's cumulative iterator does.  perf
@@ -631,14 +651,16 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
 			continue;
 		ips[nr] = ip;
-		modes[nr++] = cpumode;
+		modes[nr++] = (u8)cpumode | (pd_chain_unwound(sample, j) ? MODE_UNWOUND : 0);
 	}
 	if (cpumode < 0)
 		return;
 	for (u32 i = 0; i < nr; i++) {
 		struct addr_location node;
+		int unwound = modes[i] & MODE_UNWOUND;
 		u32 m;
 
+		modes[i] &= ~MODE_UNWOUND;
 		for (m = 0; m < nr_maps; m++)
 			if (maps[m].cpumode == modes[i] && ips[i] >= maps[m].start &&
 			    ips[i] < maps[m].end)
@@ -673,6 +695,9 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 			it->addr = node.addr;
 			it->ip = ips[i];
 			it->level = level;
+		} else if (unwound && ctx->inline_frames && !ctx->resolve_flags &&
+			   add_chain_inlines(ctx, h, &node, ips[i], level)) {
+			continue;
 		} else if (hists_add_chain(h, &node, ips[i], level) && ctx->resolve_flags) {
 			session_resolve_addr_flags(ctx->session, al, sample->time, modes[i],
 						   ips[i], 0, &node);
@@ -981,7 +1006,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
 	u64 sample_type = 0;
 	int nr_comms, nr_dsos, nr_syms, callchain;
-	int two_threads = ctx->threads != 1 && usable_cpus() > 1;
+	int two_threads = ctx->threads != 1 && usable_cpus() > 1, two_threads_symbols = 1;
 
 	ctx->setup_done = 1;
 	for (u32 i = 0; i < f->nr_evsel; i++)
@@ -1081,8 +1106,13 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
 
+	/* inlined entries are found where the chain is resolved: not on
+	   the histogram thread */
+	if (ctx->inline_frames && (sample_type & PD_SAMPLE_REGS_USER) &&
+	    (sample_type & PD_SAMPLE_STACK_USER))
+		two_threads_symbols = 0;
 	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay->key_mask & (1u << HD_SYM)) &&
-	    !ctx->cg.enabled && two_threads) {
+	    !ctx->cg.enabled && two_threads && two_threads_symbols) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
 		ctx->park = !ctx->children;
