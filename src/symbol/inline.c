@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* DIE trees deeper than this are not searched. */
@@ -85,11 +86,10 @@ static u32 str_hash(const char *s)
 	return h;
 }
 
-/* The inline_id of name (a copy is kept). */
-static u32 name_id(struct dso_table *t, const char *name)
+/* The table's names, made on first use. */
+static struct inline_names *names_of(struct dso_table *t)
 {
 	struct inline_names *n = t->inline_names;
-	u32 i;
 
 	if (!n) {
 		n = t->inline_names = xcalloc(1, sizeof(*n));
@@ -97,6 +97,15 @@ static u32 name_id(struct dso_table *t, const char *name)
 		n->mask = 255;
 		n->slots = xcalloc(n->mask + 1, sizeof(*n->slots));
 	}
+	return n;
+}
+
+/* The inline_id of name (a copy is kept). */
+static u32 name_id(struct dso_table *t, const char *name)
+{
+	struct inline_names *n = names_of(t);
+	u32 i;
+
 	for (i = str_hash(name) & n->mask; n->slots[i]; i = (i + 1) & n->mask)
 		if (!strcmp(n->names[n->slots[i] - 1], name))
 			return n->slots[i];
@@ -212,8 +221,8 @@ static void info_open(struct dso_table *t, struct dso *dso, struct inline_info *
 	const char *path = dso->symsrc_path;
 	char buf[4096];
 	GElf_Ehdr ehdr;
-	size_t shstrndx;
 	Elf_Scn *scn = NULL;
+	struct stat st;
 
 	ii->fd = -1;
 	if (!path) {
@@ -228,8 +237,11 @@ static void info_open(struct dso_table *t, struct dso *dso, struct inline_info *
 	}
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return;
-	ii->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* nonblocking: a FIFO of that name must not hang the report */
+	ii->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (ii->fd < 0)
+		return;
+	if (fstat(ii->fd, &st) || !S_ISREG(st.st_mode))
 		return;
 	ii->elf = elf_begin(ii->fd, ELF_C_READ_MMAP, NULL);
 	if (!ii->elf || elf_kind(ii->elf) != ELF_K_ELF || !gelf_getehdr(ii->elf, &ehdr) ||
@@ -244,8 +256,9 @@ static void info_open(struct dso_table *t, struct dso *dso, struct inline_info *
 	if (path == dso->symsrc_path && dso->long_name[0] == '/' &&
 	    snprintf(buf, sizeof(buf), "%s%s", t->opts.symfs ? t->opts.symfs : "",
 		     dso->long_name) < (int)sizeof(buf)) {
-		int fd = open(buf, O_RDONLY | O_CLOEXEC);
-		Elf *own = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		int fd = open(buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		Elf *own = fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ? NULL :
+			   elf_begin(fd, ELF_C_READ_MMAP, NULL);
 
 		if (own && elf_kind(own) == ELF_K_ELF)
 			read_loads(ii, own);
@@ -256,8 +269,6 @@ static void info_open(struct dso_table *t, struct dso *dso, struct inline_info *
 	}
 	if (!ii->nr_loads)
 		read_loads(ii, ii->elf);
-	if (elf_getshdrstrndx(ii->elf, &shstrndx))
-		shstrndx = 0;
 	while ((scn = elf_nextscn(ii->elf, scn))) {
 		GElf_Shdr sh;
 
@@ -421,14 +432,11 @@ static void function_nest(Dwarf_Die *parent, struct nest_search *s, int level)
 static const struct symbol *inline_symbol(struct dso_table *t, struct inline_info *ii,
 					  const struct symbol *sym, const char *raw)
 {
-	struct inline_names *names;
+	struct inline_names *names = names_of(t);
 	struct symbol *fake;
 	const char *name;
 	u32 id;
 
-	if (!t->inline_names)
-		name_id(t, "??");	/* makes the table */
-	names = t->inline_names;
 	name = demangle_symbol(&names->arena, raw, t->opts.verbose_demangle);
 	if (!strcmp(name, symbol_name(sym)))
 		return sym;
