@@ -161,7 +161,11 @@ void callchain_forest_free(struct callchain_forest *f)
 
 u64 cc_item_match(enum cc_key key, const struct cc_item *it)
 {
-	return key == CC_KEY_FUNCTION && it->sym ? symbol_start(it->sym) : it->ip;
+	if (key != CC_KEY_FUNCTION || !it->sym)
+		return it->ip;
+	/* above every address of a user-space dso, the only ones that have
+	   inlined entries */
+	return symbol_inlined(it->sym) ? ~(u64)symbol_inline_id(it->sym) : symbol_start(it->sym);
 }
 
 /* perf's match_chain() as an order: <0 when a sorts before b. */
@@ -169,6 +173,13 @@ static int item_cmp(enum cc_key key, const struct cc_item *a, const struct cc_it
 {
 	u64 x, y;
 
+	if (key == CC_KEY_FUNCTION && a->sym && b->sym &&
+	    (symbol_inlined(a->sym) || symbol_inlined(b->sym))) {
+		/* perf compares inlined entries by name only */
+		int r = strcmp(symbol_name(a->sym), symbol_name(b->sym));
+
+		return r < 0 ? -1 : r > 0;
+	}
 	if (a->dso != b->dso)
 		return dso_serial(a->dso) < dso_serial(b->dso) ? -1 : 1;
 	if (key == CC_KEY_FUNCTION && a->sym && b->sym) {

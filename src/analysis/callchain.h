@@ -16,7 +16,8 @@
  *    node's hit/count are the periods/samples of the chains ending exactly
  *    at its last item; children_hit/children_count sum its descendants'.
  *  - Items match as perf's match_chain(): by DSO and symbol start in
- *    function mode when both have a symbol, else by DSO and raw address.
+ *    function mode when both have a symbol, else by DSO and raw address;
+ *    inlined entries (symbol_inlined()) by DSO and name.
  *  - Memory grows with the number of distinct paths only: nodes, items
  *    and the child index are growing arrays; nothing is allocated per
  *    sample.  Node 0 is never used (0 means "no node").

@@ -1087,6 +1087,7 @@ struct tree_key {
 	s32 tid, cpu;
 	u32 entry;		/* its number: insertion order */
 	u8 has_sym;
+	const char *inlined;	/* an inlined entry's name, else NULL */
 };
 
 static inline int cmp_u64(u64 a, u64 b)
@@ -1138,6 +1139,15 @@ static int input_cmp(const struct hist_layout *lay, const struct tree_key *a,
 			r = cmp_u64(a->dso, b->dso);
 			if (!r && a->has_sym != b->has_sym)
 				return a->has_sym ? -1 : 1;
+			if (!r && (a->inlined || b->inlined)) {
+				/* perf: inlined ones by name, and the same
+				   when their ranges touch */
+				r = strcmp(a->inlined ? a->inlined : "", b->inlined ? b->inlined : "");
+				if (r)
+					break;
+				if (a->start <= b->end && a->end >= b->start)
+					continue;
+			}
 			if (!r)
 				r = cmp_wrap(a->start, b->start);
 			if (!r)
@@ -1446,12 +1456,15 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	const struct hist_layout *lay = h->lay;
 	u32 n = h->nr_entries, *pos;
 	struct tree_key *keys = xmalloc((n ? n : 1) * sizeof(*keys)), *again;
+	int has_inlined = 0;
 
 	for (u32 i = 0; i < n; i++) {
 		const struct hist_entry *e = &h->entries[i];
 		struct tree_key *k = &keys[i];
 
 		k->has_sym = !!e->sym;
+		k->inlined = e->sym && symbol_inlined(e->sym) ? symbol_name(e->sym) : NULL;
+		has_inlined |= k->inlined != NULL;
 		k->start = e->sym ? symbol_start(e->sym) : e->addr;
 		k->end = e->sym ? symbol_end(e->sym) : 0;
 		k->comm = rank[e->comm];
@@ -1460,7 +1473,8 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 		k->cpu = e->cpu;
 		k->entry = i;
 	}
-	if (input_cmp_transitive(lay, keys, n, h->strs->nr + 1)) {
+	/* names and addresses do not make one order */
+	if (!has_inlined && input_cmp_transitive(lay, keys, n, h->strs->nr + 1)) {
 		input_sort(lay, keys, n, out, !h->one_thread);
 		free(keys);
 		return;

@@ -118,6 +118,9 @@ struct report_ctx {
 	int cg_given;			/* -g was used */
 	int inverted;			/* -G */
 	int max_stack;			/* --max-stack */
+	int inline_frames;		/* --inline (perf's default): unwound
+					   addresses get their inlined
+					   functions (session_inlines()) */
 	const char *vmlinux, *symfs;	/* -k, --symfs */
 	int threads;			/* --threads: 1 keeps to one thread */
 
@@ -582,6 +585,26 @@ static u64 chain_cap(const struct report_ctx *ctx, const struct pd_sample *sampl
 	return recorded + (sample->callchain_addrs_from ? n - sample->callchain_addrs_from : 0);
 }
 
+/* add_chain()'s mark of an unwound address in its cpumode. */
+#define MODE_UNWOUND 0x80
+
+/* perf's append_inlines() in add_chain(): the entries of the functions
+ * inlined at an unwound address (resolved with its symbol into node) in
+ * its place, outermost first; 0 when it stays as it is. */
+static u32 add_chain_inlines(struct report_ctx *ctx, struct hists *h,
+			     const struct addr_location *node, u64 ip, char level)
+{
+	const struct symbol *const *syms;
+	struct addr_location entry = *node;
+	u32 k = session_inlines(ctx->session, node, &syms);
+
+	for (u32 x = 0; x < k; x++) {
+		entry.sym = syms[k - 1 - x];
+		hists_add_chain(h, &entry, ip, level);
+	}
+	return k;
+}
+
 /*
  * Children mode: credits the sample's period to every distinct entry its
  * call chain passes through, as perf's cumulative iterator does.  perf
@@ -625,14 +648,16 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
 			continue;
 		ips[nr] = ip;
-		modes[nr++] = cpumode;
+		modes[nr++] = (u8)cpumode | (pd_chain_unwound(sample, j) ? MODE_UNWOUND : 0);
 	}
 	if (cpumode < 0)
 		return;
 	for (u32 i = 0; i < nr; i++) {
 		struct addr_location node;
+		int unwound = modes[i] & MODE_UNWOUND;
 		u32 m;
 
+		modes[i] &= ~MODE_UNWOUND;
 		for (m = 0; m < nr_maps; m++)
 			if (maps[m].cpumode == modes[i] && ips[i] >= maps[m].start &&
 			    ips[i] < maps[m].end)
@@ -667,6 +692,9 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 			it->addr = node.addr;
 			it->ip = ips[i];
 			it->level = level;
+		} else if (unwound && ctx->inline_frames && !ctx->resolve_flags &&
+			   add_chain_inlines(ctx, h, &node, ips[i], level)) {
+			continue;
 		} else if (hists_add_chain(h, &node, ips[i], level) && ctx->resolve_flags) {
 			session_resolve_addr_flags(ctx->session, al, sample->time, modes[i],
 						   ips[i], 0, &node);
@@ -708,6 +736,36 @@ static void consume_chains(void *arg, const void *items, size_t len)
 
 
 /*
+ * perf's append_inlines(): for the unwound address just resolved into
+ * c->als[c->nr], the entries of the functions inlined there in its place,
+ * in the graph's order; left is how many addresses of the chain remain
+ * (room).  Returns 0 when the address stays as it is.
+ */
+static u32 add_inlines(struct report_ctx *ctx, struct chain_cursor *c, u64 ip, char level,
+		       u64 left)
+{
+	const struct symbol *const *syms;
+	struct addr_location al = c->als[c->nr];
+	u32 k = session_inlines(ctx->session, &al, &syms);
+
+	if (!k)
+		return 0;
+	chain_room(c, c->nr + k + left);
+	for (u32 x = 0; x < k; x++) {
+		struct cc_item *it = &c->items[c->nr];
+
+		al.sym = syms[ctx->cg.order == CC_CALLER ? k - 1 - x : x];
+		c->als[c->nr] = al;
+		it->ip = ip;
+		it->dso = al.dso;
+		it->sym = al.sym;
+		it->match = cc_item_match(ctx->cg.key, it);
+		c->levels[c->nr++] = level;
+	}
+	return k;
+}
+
+/*
  * perf's thread__resolve_callchain_sample() for a frame-pointer chain:
  * callee order walks the chain as recorded, each marker setting the
  * cpumode of what follows; caller order walks it backwards, taking each
@@ -746,6 +804,9 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 		}
 		if (node->map)
 			level = node->level;
+		if (ctx->inline_frames && pd_chain_unwound(sample, j) &&
+		    add_inlines(ctx, c, ip, level, n - i))
+			continue;
 		c->items[c->nr].ip = ip;
 		c->items[c->nr].dso = node->dso;
 		c->items[c->nr].sym = node->sym;
@@ -939,7 +1000,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
 	u64 sample_type = 0;
 	int nr_comms, nr_dsos, nr_syms, callchain;
-	int two_threads = ctx->threads != 1 && usable_cpus() > 1;
+	int two_threads = ctx->threads != 1 && usable_cpus() > 1, two_threads_symbols = 1;
 
 	ctx->setup_done = 1;
 	for (u32 i = 0; i < f->nr_evsel; i++)
@@ -1041,8 +1102,13 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	if (!ctx->quiet && isatty(2))
 		ctx->progress_start = ctx->progress_last = now();
 
+	/* inlined entries are found where the chain is resolved: not on
+	   the histogram thread */
+	if (ctx->inline_frames && (sample_type & PD_SAMPLE_REGS_USER) &&
+	    (sample_type & PD_SAMPLE_STACK_USER))
+		two_threads_symbols = 0;
 	if (!(ctx->resolve_flags & SESSION_NO_SYMBOL) && (lay->key_mask & (1u << HD_SYM)) &&
-	    !ctx->cg.enabled && two_threads) {
+	    !ctx->cg.enabled && two_threads && two_threads_symbols) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
 		ctx->park = !ctx->children;
@@ -1247,6 +1313,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_ctx ctx = {
 		.children_opt = -1,
+		.inline_frames = 1,
 		/* perf's default: the running kernel's */
 		.max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0),
 	};
@@ -1288,6 +1355,7 @@ int cmd_report(int argc, char **argv)
 		OPT_INTEGER(0, "max-stack", &ctx.max_stack,
 			    "set the maximum stack depth when parsing the callchain (default: 127)"),
 		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "alias for inverted call graph"),
+		OPT_BOOLEAN(0, "inline", &ctx.inline_frames, "show inline function (default)"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),
 		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: one; default: two when there are two CPUs)"),

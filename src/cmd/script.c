@@ -115,6 +115,8 @@ struct frame_line {
 
 /* The tag of a one-line sample's text after its address (not a field). */
 #define SF_TAIL (1u << 15)
+/* The tag of a chain line with the functions inlined there (not a field). */
+#define SF_INLINES (1u << 14)
 
 struct frame_cache {
 	struct frame_line *lines;	/* NULL: before setup */
@@ -131,6 +133,8 @@ struct script_ctx {
 	const char *vmlinux, *symfs;	/* -k, --symfs */
 	int hide_callchain;	/* -G */
 	int max_stack;		/* --max-stack */
+	int inline_frames;	/* --inline (perf's default): unwound chain
+				   addresses get their inlined functions */
 	int nanosecs;		/* --ns */
 	int quiet;		/* -q */
 	int force, verbose;	/* -f, -v: accepted, as perf's */
@@ -671,14 +675,18 @@ static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr
  * the fields given, from the line cache or looked up and formatted and
  * then kept: a whole call-chain line, or (tail) what follows the address
  * on a one-line sample, whose address as recorded differs between
- * processes.
+ * processes.  With inlines (an unwound chain address), the lines of the
+ * functions inlined there take its place, as perf's append_inlines() has
+ * it, and are kept as one text.
  */
 static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_location *node,
-		       u64 ip, int cpumode, int chain_line)
+		       u64 ip, int cpumode, int chain_line, int inlines)
 {
 	struct frame_cache *fc = &ctx->frames;
 	u64 key = !node->map || cpumode == PD_MISC_KERNEL ? ip : node->addr;
-	unsigned tag = fields | (chain_line ? 0 : SF_TAIL);
+	unsigned tag = fields | (chain_line ? 0 : SF_TAIL) | (inlines ? SF_INLINES : 0);
+	const struct symbol *const *syms;
+	u32 nr_inlines = 0;
 	struct frame_line *line = frame_slot(fc, node->dso, key);
 	size_t at;
 
@@ -688,10 +696,21 @@ static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_loca
 		return;
 	}
 	node->sym = NULL;
-	if (node->dso && (fields & SF_SYM))
+	if (node->dso && ((fields & SF_SYM) || inlines))
 		node->sym = session_find_symbol(ctx->session, node->dso, node->addr);
 	at = ctx->out.len;
-	put_frame(ctx, fields, node, ip, chain_line);
+	if (inlines)
+		nr_inlines = session_inlines(ctx->session, node, &syms);
+	if (nr_inlines) {
+		struct addr_location entry = *node;
+
+		for (u32 i = 0; i < nr_inlines; i++) {
+			entry.sym = syms[i];
+			put_frame(ctx, fields, &entry, ip, chain_line);
+		}
+	} else {
+		put_frame(ctx, fields, node, ip, chain_line);
+	}
 	if (cpumode == PD_MISC_KERNEL && !fc->kernel_ready) {
 		/* kernel-mode lines are kept once the kernel's symbols (and
 		   with them the modules') are loaded */
@@ -780,7 +799,8 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 				maps[nr_maps++].cpumode = cpumode;
 			}
 		}
-		put_cached(ctx, fields, &node, ip, cpumode, 1);
+		put_cached(ctx, fields, &node, ip, cpumode, 1,
+			   ctx->inline_frames && pd_chain_unwound(sample, i));
 	}
 }
 
@@ -843,7 +863,7 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			script_put_char(&ctx->out, ' ');
 			if (se->fields & SF_IP)
 				put_frame(ctx, SF_IP, &al, sample.ip, 0);
-			put_cached(ctx, se->fields & ~SF_IP, &al, sample.ip, al.cpumode, 0);
+			put_cached(ctx, se->fields & ~SF_IP, &al, sample.ip, al.cpumode, 0, 0);
 		}
 	}
 	script_put_char(&ctx->out, '\n');
@@ -872,7 +892,10 @@ static void script_release(struct script_ctx *ctx)
 int cmd_script(int argc, char **argv)
 {
 	/* perf's default --max-stack: the running kernel's */
-	struct script_ctx ctx = { .max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0) };
+	struct script_ctx ctx = {
+		.max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0),
+		.inline_frames = 1,
+	};
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file", "input file name"),
 		OPT_CALLBACK('F', "fields", &ctx, "[type:]field,...",
@@ -889,6 +912,7 @@ int cmd_script(int argc, char **argv)
 		OPT_INTEGER(0, "max-stack", &ctx.max_stack,
 			    "set the maximum stack depth when parsing the callchain "
 			    "(default: kernel.perf_event_max_stack or 127)"),
+		OPT_BOOLEAN(0, "inline", &ctx.inline_frames, "show inline function (default)"),
 		OPT_BOOLEAN(0, "ns", &ctx.nanosecs, "use 9 decimal places when displaying time"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),

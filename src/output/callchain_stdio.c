@@ -47,6 +47,8 @@ static void out_item(struct printer *p, const struct cc_item *it)
 
 	if (it->sym) {
 		out_str(p, symbol_name(it->sym));
+		if (symbol_inlined(it->sym))
+			out_str(p, " (inlined)");
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%#" PRIx64, (uint64_t)it->ip);

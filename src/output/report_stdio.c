@@ -203,7 +203,8 @@ static void put_fixed2(struct line *l, double v, int w)
 }
 
 /* The symbol column: "[k] name", or "[.] 0x<16 digits>" when unresolved,
- * cut to width; padded to it unless it is the last column. */
+ * cut to width (an inlined entry's name is cut, its " (inlined)" is added
+ * after); padded to it unless it is the last column. */
 static void put_sym(struct line *l, const struct hist_entry *e, int width, int pad)
 {
 	size_t start = l->len;
@@ -216,6 +217,13 @@ static void put_sym(struct line *l, const struct hist_entry *e, int width, int p
 		const char *name = symbol_name(e->sym);
 
 		put_mem(l, name, strnlen(name, width - 4 > 0 ? width - 4 : 0));
+		if (symbol_inlined(e->sym)) {
+			/* perf cuts the name only */
+			put_mem(l, " (inlined)", 10);
+			if (pad)
+				put_spaces(l, width - (int)(l->len - start));
+			return;
+		}
 	} else {
 		/* "%#.16llx" ("0x" only when not zero) */
 		static const char hex[] = "0123456789abcdef";

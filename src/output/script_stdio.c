@@ -262,11 +262,14 @@ void script_put_addr(struct script_out *o, unsigned fields, const struct script_
 		script_put_char(o, ' ');
 		put_sym(o, fields, a);
 	}
-	if (fields & SF_DSO) {
+	/* an inlined entry has no object, and says so at the end */
+	if ((fields & SF_DSO) && !(a->sym && symbol_inlined(a->sym))) {
 		put_mem(o, " (", 2);
 		put_str(o, a->dso);
 		script_put_char(o, ')');
 	}
+	if (a->sym && symbol_inlined(a->sym))
+		put_mem(o, " (inlined)", 10);
 	if (chain_line)
 		script_put_char(o, '\n');
 }

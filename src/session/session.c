@@ -23,6 +23,7 @@
  */
 #include "session.h"
 #include "../format/feature.h"
+#include "../symbol/inline.h"
 #include "../symbol/symbol.h"
 #include "../symbol/unwind.h"
 #include "../util/error.h"
@@ -1090,6 +1091,25 @@ u64 map_end(const struct map *m)
 u64 symbol_end(const struct symbol *sym)
 {
 	return sym->end;
+}
+
+int symbol_inlined(const struct symbol *sym)
+{
+	return sym->inlined;
+}
+
+u32 symbol_inline_id(const struct symbol *sym)
+{
+	return sym->inline_id;
+}
+
+u32 session_inlines(struct session *s, const struct addr_location *al,
+		    const struct symbol *const **syms)
+{
+	if (!al->map || !al->sym || al->cpumode == PD_MISC_KERNEL ||
+	    al->cpumode == PD_MISC_GUEST_KERNEL)
+		return 0;
+	return inline_lookup(&s->dsos, al->dso, al->sym, al->addr, syms);
 }
 
 void session_set_sync(struct session *s, void (*sync)(void *arg), void *arg)

@@ -224,5 +224,23 @@ u64 map_start(const struct map *m);
 u64 map_end(const struct map *m);
 /* A symbol's end (exclusive), in the same space as symbol_start(). */
 u64 symbol_end(const struct symbol *sym);
+/* 1 for the made-up symbol of an inlined function (session_inlines()),
+ * which perf prints as "name (inlined)"; its start and end are those of
+ * the symbol it was found in. */
+int symbol_inlined(const struct symbol *sym);
+/* An inlined symbol's name as a number: equal for equal names. */
+u32 symbol_inline_id(const struct symbol *sym);
+
+/*
+ * perf's append_inlines() for a user-space address of an unwound (dwarf)
+ * chain, resolved with its symbol into al: the entries perf puts in the
+ * chain in its place, innermost function first (the functions inlined
+ * there from the DWARF debug information, then the symbol itself, or an
+ * inlined entry of the name DWARF gives it when that differs); *syms
+ * points to them until the next call.  0: the address stays as it is
+ * (no symbol, no debug information, kernel).  Looked up once per address.
+ */
+u32 session_inlines(struct session *s, const struct addr_location *al,
+		    const struct symbol *const **syms);
 
 #endif

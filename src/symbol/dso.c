@@ -18,6 +18,7 @@
  * Invariants: dso->syms sorted by start; dso->ranges disjoint and sorted.
  */
 #include "symbol.h"
+#include "inline.h"
 #include "unwind.h"
 #include "../util/error.h"
 
@@ -56,10 +57,13 @@ void dso_table_exit(struct dso_table *t)
 		for (struct dso *d = t->buckets[i]; d; d = d->hash_next) {
 			dso_forget_symbols(d);
 			unwind_table_free(d->unwind);
+			inline_info_free(d->inlines);
 			free(d->extra);
 		}
 	free(t->buckets);
 	t->buckets = NULL;
+	inline_names_free(t->inline_names);
+	t->inline_names = NULL;
 	for (u32 i = 0; i < t->nr_retired; i++)
 		free(t->retired[i]);
 	free(t->retired);
@@ -159,6 +163,8 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
 	s->binding = STB_LOCAL;
 	s->type = STT_NOTYPE;
 	s->mangled = 0;
+	s->inlined = 0;
+	s->inline_id = 0;
 	if (dso->loaded) {
 		/* perf inserts into the loaded tree: reload with it merged,
 		   keeping the old symbols readable for those who hold them */
@@ -201,6 +207,8 @@ void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name
 	s->binding = binding;
 	s->type = type;
 	s->mangled = 0;
+	s->inlined = 0;
+	s->inline_id = 0;
 }
 
 /* Sort key: start, then position in the list (perf's rbtree puts equal

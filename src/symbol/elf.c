@@ -682,6 +682,7 @@ int elf_load_dso(struct dso_table *t, struct dso *dso, struct symtree *st)
 		if (n > 0)
 			dso_set_build_id(dso, bid, n);
 	}
+	dso->symsrc_path = NULL;
 	nr_paths = candidate_paths(t, dso, paths);
 	for (int i = 0; i < nr_paths && !(syms && runtime); i++) {
 		struct symsrc *cur = &ss[used];
@@ -689,8 +690,10 @@ int elf_load_dso(struct dso_table *t, struct dso *dso, struct symtree *st)
 
 		if (symsrc_open(cur, dso, paths[i]))
 			continue;
-		if (!syms && cur->symtab)
+		if (!syms && cur->symtab) {
 			syms = cur, keep = 1;
+			dso->symsrc_path = arena_strdup(&t->sym_arena, paths[i]);
+		}
 		if (!runtime && cur->dynsym)
 			runtime = cur, keep = 1;
 		if (keep)

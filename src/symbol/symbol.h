@@ -41,6 +41,10 @@ struct symbol {
 	u8 type;		/* STT_* */
 	u8 mangled;		/* demangling is left to the first
 				   symbol_name() (demangle_later()) */
+	u8 inlined;		/* an inlined function's entry (inline.h):
+				   printed with " (inlined)" */
+	u32 inline_id;		/* inlined: one number per name in the
+				   table, what call graphs match it by */
 };
 
 /* What kind of object a dso is; decides how its symbols are loaded. */
@@ -95,6 +99,11 @@ struct dso {
 				   perf's heap addresses order its dsos */
 	struct unwind_table *unwind;	/* its CFI (unwind.h), made on the
 					   first unwind through it */
+	const char *symsrc_path;	/* the file its symbols came from when
+					   that had a .symtab (perf's
+					   symsrc_filename), else NULL */
+	struct inline_info *inlines;	/* its DWARF inline lookups (inline.h),
+					   made on the first one */
 };
 
 /* Where the symbol layer looks for files. */
@@ -133,6 +142,8 @@ struct dso_table {
 	struct dso_loader *loader;	/* dso_load_async()'s thread, or NULL */
 	pthread_mutex_t load_lock;	/* held by the loader thread and
 					   dso_load_exclusive() while loading */
+	struct inline_names *inline_names;	/* names of inlined functions
+						   (inline.h), or NULL */
 };
 
 /* Initializes t; arena outlives it. */

@@ -19,15 +19,24 @@
 # Comparison: report stdout (--no-children, children, -g caller) with the
 # tip line normalized, and each sample's chain from "perf script -F
 # ip,sym" against "prof script -F ip,sym"; the share of samples whose
-# chains are equal must be at least 99%.  "prof flame --folded" against
-# perf script folded by folded-ref.pl (as tests/perf/flame.sh), also with
-# --max-stack 3, and "prof diff" against "perf diff" (perf diff shows no
-# chains: the files must still diff the same), on the C, signal and
-# shell recordings.  perf runs with --no-inline:
-# prof does not add inlined frames (from DWARF debug info) yet, and with
-# Debian's libc6-dbg installed perf adds them to most chains
-# (KNOWN-DIFFERENCES.md).
-
+# chains are equal must be at least 99%.  Each recording is compared with
+# perf's default, which adds the functions inlined at each unwound address
+# from DWARF debug information ("name (inlined)" entries; libc's come from
+# Debian's libc6-dbg), and with --no-inline on both sides.
+#
+# A program built for it (static inline helpers in hot loops, a libc
+# memcpy) is recorded with --call-graph dwarf and with frame pointers
+# (perf 6.1 adds no inlined entries to those) and compared exactly over
+# every -g mode, children and --no-children, -G, -g none, and perf script
+# with several field lists.
+#
+# "prof flame --folded" against perf script --no-inline folded by
+# folded-ref.pl (as tests/perf/flame.sh; prof flame adds no inlined
+# frames), also with --max-stack 3, and "prof diff" against "perf diff"
+# (perf diff shows no chains: the files must still diff the same), on the
+# C, signal and shell recordings.  Signal frames, CFI expressions (a frame
+# gcc realigns), and code whose CFI is only in .debug_frame or that has no
+# .eh_frame_hdr are compared too.
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
@@ -160,39 +169,127 @@ int main()
 }
 EOF
 
-# perf's and prof's chain of each sample of FILE, one line per sample;
-# prints "EQUAL TOTAL"
+cat >"$TMP/inl.c" <<'EOF'
+/* inl: ~0.3 s in static inline helpers, nested, and in libc's memcpy. */
+#include <string.h>
+
+static volatile unsigned long sink;
+
+static inline unsigned long mix(unsigned long x)
+{
+	return x * 2654435761u ^ (x >> 7);
+}
+
+static inline unsigned long step(unsigned long x, int k)
+{
+	for (int i = 0; i < k; i++)
+		x = mix(x + i);
+	return x;
+}
+
+__attribute__((noinline)) void work(unsigned long n)
+{
+	unsigned long s = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		s += step(i, 8);
+	sink += s;
+}
+
+static inline void twice(unsigned long n)
+{
+	work(n);
+	work(n / 2);
+}
+
+__attribute__((noinline)) void copy(char *d, const char *s, int n)
+{
+	for (int k = 0; k < 2000; k++) {
+		memcpy(d, s, n);
+		sink += d[k % n];
+	}
+}
+
+int main(void)
+{
+	static char a[65536], b[65536];
+
+	for (int k = 0; k < 20; k++) {
+		twice(400000);
+		copy(a, b, sizeof(a));
+	}
+	return sink == 1;
+}
+EOF
+
+# perf's and prof's chain of each sample of FILE (with ARGS: --no-inline
+# or nothing), one line per sample; prints "EQUAL TOTAL"
 chain_parity()
 {
 	local file=$1
 
-	perf script -i "$file" -F ip,sym --no-inline 2>/dev/null |
+	shift
+	perf script -i "$file" -F ip,sym "$@" 2>/dev/null |
 		awk 'BEGIN { RS = ""; ORS = "\n" } { gsub(/[ \t\n]+/, " "); print }' >"$TMP/chains.perf"
-	"$PROF" script -i "$file" -F ip,sym 2>/dev/null |
+	"$PROF" script -i "$file" -F ip,sym "$@" 2>/dev/null |
 		awk 'BEGIN { RS = ""; ORS = "\n" } { gsub(/[ \t\n]+/, " "); print }' >"$TMP/chains.prof"
 	paste "$TMP/chains.perf" "$TMP/chains.prof" |
 		awk -F '\t' '{ n++; if ($1 == $2) eq++ } END { print eq + 0, n + 0 }'
 	[ "$(wc -l <"$TMP/chains.perf")" = "$(wc -l <"$TMP/chains.prof")" ]
 }
 
-# checks NAME FILE: the comparisons on one recording
+# perf_split FILE ARGS...: does perf's report print one key in two rows?
+# perf's input tree compares inlined entries by name and the others by
+# address, which is not an order: its lookups can then miss an entry and
+# add it again, where prof prints one row with their sum
+# (KNOWN-DIFFERENCES.md).  Seen in children mode on the shell workload,
+# and with --sort sym or dso,sym on the others; with the default sort the
+# comm key merges the two again, but the entry may then sit elsewhere
+# among those of equal period (see children_differs).
+perf_split()
+{
+	perf report --stdio -i "$@" 2>/dev/null |
+		awk '/^# Samples:/ { n++ } /^ +[0-9.]+%( +[0-9.]+%)? +[^ ]/ { print n, $0 }' |
+		sed -e 's/[0-9.]*%//g' -e 's/  */ /g' -e 's/ $//' |
+		sort | uniq -d | grep -q .
+}
+
+# split_explains FILE ARGS...: do perf's and prof's reports with ARGS
+# differ while perf splits an entry, in that report or with --sort
+# dso,sym (with the default sort the comm key merges the split entry
+# again, but it may then sit elsewhere among those of equal period)?
+# Two rows of one name are not always a split: an inlined function gets
+# one entry per function it is inlined into, in both.
+split_explains()
+{
+	cmp -s <(tipless perf report --stdio -i "$@" 2>/dev/null) \
+		<(tipless "$PROF" report --stdio -i "$@" 2>/dev/null) && return 1
+	perf_split "$@" || perf_split "$@" --sort dso,sym
+}
+
+# checks NAME FILE [--no-inline]: the comparisons on one recording
 checks()
 {
-	local name=$1 file=$2 parity eq total
+	local name=$1 file=$2 inl=${3:-} parity eq total
 
+	[ -n "$inl" ] && name="$name $inl"
 	compare "dwarf $name --no-children" \
-		"tipless perf report --stdio --no-inline -i '$file' --no-children 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' --no-children"
-	compare "dwarf $name children" \
-		"tipless perf report --stdio --no-inline -i '$file' 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file'"
+		"tipless perf report --stdio $inl -i '$file' --no-children 2>/dev/null" \
+		"tipless '$PROF' report --stdio $inl -i '$file' --no-children"
+	if [ -z "$inl" ] && split_explains "$file"; then
+		skip "dwarf $name children" "perf split an entry its tree could not find again"
+	else
+		compare "dwarf $name children" \
+			"tipless perf report --stdio $inl -i '$file' 2>/dev/null" \
+			"tipless '$PROF' report --stdio $inl -i '$file'"
+	fi
 	compare "dwarf $name -g caller" \
-		"tipless perf report --stdio --no-inline -i '$file' --no-children -g caller 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' --no-children -g caller"
+		"tipless perf report --stdio $inl -i '$file' --no-children -g caller 2>/dev/null" \
+		"tipless '$PROF' report --stdio $inl -i '$file' --no-children -g caller"
 	compare "dwarf $name --max-stack 3" \
-		"tipless perf report --stdio --no-inline -i '$file' --no-children --max-stack 3 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' --no-children --max-stack 3"
-	if ! parity=$(chain_parity "$file"); then
+		"tipless perf report --stdio $inl -i '$file' --no-children --max-stack 3 2>/dev/null" \
+		"tipless '$PROF' report --stdio $inl -i '$file' --no-children --max-stack 3"
+	if ! parity=$(chain_parity "$file" $inl); then
 		not_ok "dwarf $name chains" "sample counts differ: $parity"
 		return
 	fi
@@ -315,6 +412,14 @@ diff_checks()
 	done
 }
 
+# both_checks NAME FILE: checks with perf's default (inlined entries) and
+# with --no-inline
+both_checks()
+{
+	checks "$1" "$2"
+	checks "$1" "$2" --no-inline
+}
+
 if ! cc -O2 -g -o "$TMP/tree-O2" "$TMP/tree.c" || ! cc -O0 -g -o "$TMP/tree-O0" "$TMP/tree.c"; then
 	skip "dwarf" "no C compiler"
 	exit 0
@@ -322,7 +427,7 @@ fi
 for opt in O2 O0; do
 	if perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/tree-$opt.data" \
 		"$TMP/tree-$opt" >/dev/null 2>&1; then
-		checks "C -$opt" "$TMP/tree-$opt.data"
+		both_checks "C -$opt" "$TMP/tree-$opt.data"
 	else
 		skip "dwarf C -$opt" "perf record --call-graph dwarf failed"
 	fi
@@ -378,9 +483,44 @@ else
 	skip "dwarf CFI expressions" "gcc made no DRAP frame or perf record failed"
 fi
 
+# inlined functions: every mode exactly, inline and not, dwarf and fp
+if cc -O2 -g -fno-omit-frame-pointer -o "$TMP/inl" "$TMP/inl.c"; then
+	for cg in dwarf fp; do
+		if ! perf record -q --call-graph $cg -e cpu-clock -o "$TMP/inl-$cg.data" \
+			"$TMP/inl" >/dev/null 2>&1; then
+			skip "dwarf inline $cg" "perf record --call-graph $cg failed"
+			continue
+		fi
+		for args in "--no-children" "--children" "--no-children -g caller" \
+			"--no-children -g flat" "--no-children -g folded" "--no-children -g fractal" \
+			"--children -g folded,0,caller" "-G" "--children -g none" \
+			"--children --sort dso,sym" "--no-inline" "--no-inline --no-children"; do
+			if split_explains "$TMP/inl-$cg.data" $args; then
+				skip "dwarf inline $cg $args" \
+					"perf split an entry its tree could not find again"
+			else
+				report_both "dwarf inline $cg $args" "$TMP/inl-$cg.data" $args
+			fi
+		done
+		for args in "" "-F ip,sym,symoff,dso" "-F ip" "-F comm,ip,sym" "--no-inline"; do
+			compare "dwarf inline $cg script $args" \
+				"perf script -i '$TMP/inl-$cg.data' $args 2>/dev/null" \
+				"'$PROF' script -i '$TMP/inl-$cg.data' $args"
+		done
+	done
+	"$PROF" script -i "$TMP/inl-dwarf.data" >"$TMP/inl.script" 2>/dev/null
+	if grep -q 'mix+0x[0-9a-f]* (inlined)' "$TMP/inl.script"; then
+		ok "dwarf inline entries shown"
+	else
+		not_ok "dwarf inline entries shown" "no \"mix (inlined)\" entry in prof script's chains"
+	fi
+else
+	skip "dwarf inline" "no C compiler"
+fi
+
 if c++ -O2 -g -o "$TMP/shapes" "$TMP/shapes.cc" 2>/dev/null &&
 	perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/shapes.data" "$TMP/shapes" >/dev/null 2>&1; then
-	checks "C++" "$TMP/shapes.data"
+	both_checks "C++" "$TMP/shapes.data"
 else
 	skip "dwarf C++" "no C++ compiler or perf record failed"
 fi
@@ -389,7 +529,7 @@ fi
 if perf record -q --call-graph dwarf,4096 -e cpu-clock -o "$TMP/shell.data" -- sh -c \
 	'for i in 1 2 3; do seq 1 150000 | sort -r | md5sum; gzip -c /usr/bin/perf >/dev/null; done' \
 	>/dev/null 2>&1; then
-	checks "shell" "$TMP/shell.data"
+	both_checks "shell" "$TMP/shell.data"
 	flame_checks "shell" "$TMP/shell.data"
 	[ -s "$TMP/sig.data" ] && diff_checks "shell signal" "$TMP/shell.data" "$TMP/sig.data"
 else
