@@ -7,14 +7,19 @@
 
 #include <stdlib.h>
 
+/* A node's links and colour together: one cache line holds four nodes,
+ * and a step down the tree reads one of them. */
+struct rb_node {
+	u32 left, right, parent;
+	u8 red;
+};
+
 void rbtree_build(u32 n, int (*goes_left)(const void *ctx, u32 x, u32 c),
 		  const void *ctx, u32 *out)
 {
-	enum { RED, BLACK };
 	const u32 nil = (u32)-1;
-	u32 *left = xmalloc((n ? n : 1) * sizeof(u32) * 4), *right = left + n;
-	u32 *parent = right + n, *stack = parent + n;
-	u8 *color = xmalloc(n ? n : 1);
+	struct rb_node *t = xmalloc((n ? n : 1) * sizeof(*t));
+	u32 *stack = xmalloc((n ? n : 1) * sizeof(*stack));
 	u32 root = nil, sp = 0, k = 0;
 
 	for (u32 x = 0; x < n; x++) {
@@ -24,92 +29,92 @@ void rbtree_build(u32 n, int (*goes_left)(const void *ctx, u32 x, u32 c),
 		while (c != nil) {
 			p = c;
 			went_left = goes_left(ctx, x, c);
-			c = went_left ? left[c] : right[c];
+			c = went_left ? t[c].left : t[c].right;
 		}
-		left[x] = right[x] = nil;
-		parent[x] = p;
-		color[x] = RED;
+		t[x].left = t[x].right = nil;
+		t[x].parent = p;
+		t[x].red = 1;
 		if (p == nil)
 			root = x;
 		else if (went_left)
-			left[p] = x;
+			t[p].left = x;
 		else
-			right[p] = x;
+			t[p].right = x;
 		/* fix-up: rotations keep the in-order sequence */
-		while (parent[z] != nil && color[parent[z]] == RED) {
-			u32 zp = parent[z], g = parent[zp];
-			int zp_left = left[g] == zp;
-			u32 y = zp_left ? right[g] : left[g];
+		while (t[z].parent != nil && t[t[z].parent].red) {
+			u32 zp = t[z].parent, g = t[zp].parent;
+			int zp_left = t[g].left == zp;
+			u32 y = zp_left ? t[g].right : t[g].left;
 
-			if (y != nil && color[y] == RED) {
-				color[zp] = color[y] = BLACK;
-				color[g] = RED;
+			if (y != nil && t[y].red) {
+				t[zp].red = t[y].red = 0;
+				t[g].red = 1;
 				z = g;
 				continue;
 			}
-			if (zp_left ? z == right[zp] : z == left[zp]) {
+			if (zp_left ? z == t[zp].right : z == t[zp].left) {
 				/* rotate zp away from z's side */
-				u32 t = z;
+				u32 r = z;
 
 				z = zp;
 				if (zp_left) {
-					right[z] = left[t];
-					if (left[t] != nil)
-						parent[left[t]] = z;
-					left[t] = z;
+					t[z].right = t[r].left;
+					if (t[r].left != nil)
+						t[t[r].left].parent = z;
+					t[r].left = z;
 				} else {
-					left[z] = right[t];
-					if (right[t] != nil)
-						parent[right[t]] = z;
-					right[t] = z;
+					t[z].left = t[r].right;
+					if (t[r].right != nil)
+						t[t[r].right].parent = z;
+					t[r].right = z;
 				}
-				parent[t] = g;
+				t[r].parent = g;
 				if (zp_left)
-					left[g] = t;
+					t[g].left = r;
 				else
-					right[g] = t;
-				parent[z] = t;
-				zp = t;
+					t[g].right = r;
+				t[z].parent = r;
+				zp = r;
 			}
-			color[zp] = BLACK;
-			color[g] = RED;
+			t[zp].red = 0;
+			t[g].red = 1;
 			/* rotate g toward the other side */
 			{
-				u32 gg = parent[g];
+				u32 gg = t[g].parent;
 
 				if (zp_left) {
-					left[g] = right[zp];
-					if (right[zp] != nil)
-						parent[right[zp]] = g;
-					right[zp] = g;
+					t[g].left = t[zp].right;
+					if (t[zp].right != nil)
+						t[t[zp].right].parent = g;
+					t[zp].right = g;
 				} else {
-					right[g] = left[zp];
-					if (left[zp] != nil)
-						parent[left[zp]] = g;
-					left[zp] = g;
+					t[g].right = t[zp].left;
+					if (t[zp].left != nil)
+						t[t[zp].left].parent = g;
+					t[zp].left = g;
 				}
-				parent[zp] = gg;
-				parent[g] = zp;
+				t[zp].parent = gg;
+				t[g].parent = zp;
 				if (gg == nil)
 					root = zp;
-				else if (left[gg] == g)
-					left[gg] = zp;
+				else if (t[gg].left == g)
+					t[gg].left = zp;
 				else
-					right[gg] = zp;
+					t[gg].right = zp;
 			}
 		}
-		color[root] = BLACK;
+		t[root].red = 0;
 	}
 	/* in-order walk */
 	for (u32 c = root; c != nil || sp;) {
 		while (c != nil) {
 			stack[sp++] = c;
-			c = left[c];
+			c = t[c].left;
 		}
 		c = stack[--sp];
 		out[k++] = c;
-		c = right[c];
+		c = t[c].right;
 	}
-	free(left);
-	free(color);
+	free(t);
+	free(stack);
 }
