@@ -11,13 +11,15 @@
 #   perf/prof report --stdio --no-children
 #   perf/prof report --stdio                 (children, the default)
 #   perf/prof script
+#   perf/prof report --stdio --no-children --no-inline   (for comparison:
+#                                            perf's cost without inlined
+#                                            entries; no target)
 # (stdout to /dev/null) and prints the medians of wall time and peak RSS
 # and the ratios against the targets of issue 8: report --no-children
 # >= 30x faster at <= half of perf's peak RSS, script >= 10x faster.
 # Before timing it says whether both tools print the same report (tip
-# line aside; perf also with --no-inline, since prof adds no inlined
-# frames yet).  The status is 0 even when a target is missed (a
-# measurement, not a test).
+# line aside; both add inlined entries by default).  The status is 0 even
+# when a target is missed (a measurement, not a test).
 #
 # Environment: PROF (default ./prof), BENCH_DATA (default bench/data),
 # BENCH_REPS (default 1).
@@ -58,13 +60,13 @@ cat "$file" >/dev/null	# page-cache it
 self="--stdio --no-children"
 children="--stdio"
 for opts in "$self" "$children"; do
-	perf report -i "$file" $opts --no-inline 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/perf.out"
+	perf report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/perf.out"
 	"$PROF" report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/prof.out" || true
 	if cmp -s "$bench_tmp/perf.out" "$bench_tmp/prof.out"; then
-		echo "dwarf.sh: '$opts': same report as perf --no-inline"
+		echo "dwarf.sh: '$opts': same report as perf"
 	else
 		ndiff=$(diff "$bench_tmp/perf.out" "$bench_tmp/prof.out" | grep -c '^[<>]' || true)
-		echo "dwarf.sh: note: outputs differ for '$opts' (perf --no-inline):" \
+		echo "dwarf.sh: note: outputs differ for '$opts':" \
 			"$ndiff of $(wc -l <"$bench_tmp/perf.out") lines" >&2
 	fi
 done
@@ -79,6 +81,8 @@ measure perf_def "perf report -i '$file' $children" "perf report $children"
 measure prof_def "'$PROF' report -i '$file' $children" "prof report $children"
 measure perf_script "perf script -i '$file'" "perf script"
 measure prof_script "'$PROF' script -i '$file'" "prof script"
+measure perf_noinl "perf report -i '$file' $self --no-inline" "perf report $self --no-inline"
+measure prof_noinl "'$PROF' report -i '$file' $self --no-inline" "prof report $self --no-inline"
 
 echo
 echo "ratios:"
@@ -86,3 +90,6 @@ ratio "$t_perf_self" "$t_prof_self" 30 ge "--no-children: perf time / prof time"
 ratio "$m_perf_self" "$m_prof_self" 2 ge "--no-children: perf RSS / prof RSS"
 ratio "$t_perf_def" "$t_prof_def" 30 ge "children: perf time / prof time"
 ratio "$t_perf_script" "$t_prof_script" 10 ge "script: perf time / prof time"
+awk -v a="$t_perf_noinl" -v b="$t_prof_noinl" -v w="$ratio_width" 'BEGIN {
+	printf "  %-" w "s %7.2fx  (no target)\n", "--no-inline --no-children: perf / prof", a / (b > 0 ? b : 0.001)
+}'
