@@ -335,8 +335,11 @@ static u32 split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item 
 	return h;
 }
 
-/* callchain_append(); returns the node the chain ends at (0: none).  The
- * children sums are left to callchain_finish(). */
+/* Adds a chain of nr items with period to the tree whose root is *root
+ * (0: a new tree is made and *root set), as perf's callchain_append() does
+ * for each of count samples whose periods sum to period; returns the node
+ * the chain ends at (0: none, for an empty chain).  The children sums are
+ * left to callchain_finish(). */
 static u32 append(struct callchain_forest *f, u32 *root,
 		  const struct cc_item *items, u32 nr, u64 period, u32 count)
 {
@@ -367,12 +370,6 @@ static u32 append(struct callchain_forest *f, u32 *root,
 		}
 		cur = child;
 	}
-}
-
-void callchain_append(struct callchain_forest *f, u32 *root,
-		      const struct cc_item *items, u32 nr, u64 period, u32 count)
-{
-	append(f, root, items, nr, period, count);
 }
 
 /* Brings into the cache what the walks' appends will read (a hint: the
@@ -590,7 +587,7 @@ static void merge_node(struct callchain_forest *f, u32 *dst, u32 n, struct cc_it
 	memcpy(*path + len, f->items + c->item, nr_items * sizeof(**path));
 	len += nr_items;
 	if (hit)
-		callchain_append(f, dst, *path, len, hit, 1);
+		append(f, dst, *path, len, hit, 1);
 	for (u32 i = 0; i < nr; i++)
 		merge_node(f, dst, f->children[first + i], path, len, alloc);
 }

@@ -4,9 +4,10 @@
  * radix tree (util/callchain.c), and perf's -g option syntax.
  *
  * Use: callchain_parse_opt() for -g (and callchain_param_init() for the
- * defaults); callchain_forest_new() per histogram; callchain_append() for
- * each resolved chain (items in the cursor's order: callee first or
- * caller first, as the caller walked it) with the sample's period;
+ * defaults); callchain_forest_new() per histogram; callchain_record() for
+ * each sample's resolved chain (items in the cursor's order: callee first
+ * or caller first, as the caller walked it) with the entries it goes to
+ * and the sample's period; callchain_build() once the entries are known;
  * callchain_merge() when two entries become one; callchain_finish() once
  * before reading the trees with callchain_children().
  *
@@ -159,15 +160,6 @@ struct chain_rec {
 
 struct callchain_forest *callchain_forest_new(enum cc_key key);
 void callchain_forest_free(struct callchain_forest *f);
-
-/*
- * Adds a chain of nr items with period to the tree whose root is *root
- * (0: a new tree is made and *root set), as perf's callchain_append() does
- * for each of count samples whose periods sum to period.  An empty chain
- * adds nothing.
- */
-void callchain_append(struct callchain_forest *f, u32 *root,
-		      const struct cc_item *items, u32 nr, u64 period, u32 count);
 
 /* One of a sample's appends: items[start..nr) of its chain go to the tree
  * whose root is the caller's roots[tree]. */
