@@ -9,7 +9,6 @@
 # frame pointers) until the file is over 150 MB.  On the page-cached file
 # it times BENCH_REPS runs (default 1: perf takes minutes) of
 #   perf/prof report --stdio --no-children
-#   perf/prof report --stdio                 (children, the default)
 #   perf/prof script
 #   perf/prof report --stdio --no-children --no-inline   (for comparison:
 #                                            perf's cost without inlined
@@ -45,7 +44,7 @@ while [ $SECONDS -lt $end ]; do
 	done
 done
 EOS
-	secs=14
+	secs=6
 	while :; do
 		perf record -q --call-graph dwarf -F 2000 -e cpu-clock -o "$file" -- \
 			bash -c "bash '$bench_tmp/compile.sh' '$root' $secs & bash '$bench_tmp/compile.sh' '$root' $secs; wait" \
@@ -58,8 +57,7 @@ fi
 cat "$file" >/dev/null	# page-cache it
 
 self="--stdio --no-children"
-children="--stdio"
-for opts in "$self" "$children"; do
+for opts in "$self"; do
 	perf report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/perf.out"
 	"$PROF" report -i "$file" $opts 2>/dev/null | sed '/^# (Tip:/d' >"$bench_tmp/prof.out" || true
 	if cmp -s "$bench_tmp/perf.out" "$bench_tmp/prof.out"; then
@@ -77,8 +75,6 @@ printf '\ndwarf benchmark: %s\n  %.1f MB, %d runs each (medians)\n\n' \
 printf '  %-44s %10s %12s\n' command time "peak RSS"
 measure perf_self "perf report -i '$file' $self" "perf report $self"
 measure prof_self "'$PROF' report -i '$file' $self" "prof report $self"
-measure perf_def "perf report -i '$file' $children" "perf report $children"
-measure prof_def "'$PROF' report -i '$file' $children" "prof report $children"
 measure perf_script "perf script -i '$file'" "perf script"
 measure prof_script "'$PROF' script -i '$file'" "prof script"
 measure perf_noinl "perf report -i '$file' $self --no-inline" "perf report $self --no-inline"
@@ -88,7 +84,6 @@ echo
 echo "ratios:"
 ratio "$t_perf_self" "$t_prof_self" 30 ge "--no-children: perf time / prof time"
 ratio "$m_perf_self" "$m_prof_self" 2 ge "--no-children: perf RSS / prof RSS"
-ratio "$t_perf_def" "$t_prof_def" 30 ge "children: perf time / prof time"
 ratio "$t_perf_script" "$t_prof_script" 10 ge "script: perf time / prof time"
 awk -v a="$t_perf_noinl" -v b="$t_prof_noinl" -v w="$ratio_width" 'BEGIN {
 	printf "  %-" w "s %7.2fx  (no target)\n", "--no-inline --no-children: perf / prof", a / (b > 0 ? b : 0.001)
