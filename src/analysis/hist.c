@@ -524,6 +524,7 @@ void hists_release(struct hists *h)
 	free(h->seen);
 	free((void *)h->chain_dsos);
 	free(h->walks);
+	free(h->walk_dso_names);
 	free(h->cc_roots);
 	callchain_forest_free(h->cc);
 	free(h->entries);
@@ -987,12 +988,26 @@ int hists_add_chain(struct hists *h, const struct addr_location *node_al,
 				    addr, level);
 }
 
+/* hists_add_chain() for a chain item whose DSO name id is known. */
+static void add_chain_item(struct hists *h, const struct cc_item *it, u32 dso_name, char level)
+{
+	if (!(h->lay->key_mask & (1u << HD_SYM))) {
+		for (u32 i = 0; i < h->nr_chain_dsos; i++)
+			if (h->chain_dsos[i] == it->dso) {
+				h->last_entry = HIST_NO_ENTRY;
+				return;
+			}
+		seen_room(h, h->nr_chain_dsos + 1);
+		h->chain_dsos[h->nr_chain_dsos++] = it->dso;
+	}
+	hists_add_chain_node(h, dso_name, it->sym, it->ip, level);
+}
+
 /* How many chain items ahead hists_callgraph_walks() fetches (a power of 2). */
 #define CHAIN_AHEAD 8
 
-u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
-			  const struct addr_location *als, const char *levels, u32 nr,
-			  int children, struct cc_walk *walks)
+u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u32 *dso_names,
+			  const char *levels, u32 nr, int children, struct cc_walk *walks)
 {
 	u32 n = 0;
 
@@ -1011,8 +1026,8 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 			if (i < nr) {
 				struct hist_entry k = h->cur.key;
 
-				k.dso_name = hist_dso_id(h->strs, als[i].dso);
-				k.sym = als[i].sym;
+				k.dso_name = dso_names[i];
+				k.sym = items[i].sym;
 				k.addr = items[i].ip;
 				hash[i % CHAIN_AHEAD] = key_hash(h->lay->key_mask, &k);
 				__builtin_prefetch(&h->index[hash[i % CHAIN_AHEAD] & h->index_mask]);
@@ -1027,7 +1042,7 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 			if (i >= CHAIN_AHEAD) {
 				u32 j = i - CHAIN_AHEAD;
 
-				hists_add_chain(h, &als[j], items[j].ip, levels[j]);
+				add_chain_item(h, &items[j], dso_names[j], levels[j]);
 				if (h->last_entry != HIST_NO_ENTRY)
 					walks[n++] = (struct cc_walk){ h->last_entry, j };
 			}
@@ -1035,7 +1050,7 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 		children = 0;
 	}
 	for (u32 i = 0; children && i < nr; i++) {
-		hists_add_chain(h, &als[i], items[i].ip, levels[i]);
+		add_chain_item(h, &items[i], dso_names[i], levels[i]);
 		if (h->last_entry != HIST_NO_ENTRY)
 			walks[n++] = (struct cc_walk){ h->last_entry, i };
 	}
@@ -1048,17 +1063,20 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
 	return n;
 }
 
-void hists_add_callgraph(struct hists *h, const struct cc_item *items,
-			 const struct addr_location *als, const char *levels, u32 nr,
-			 u64 period, int children)
+void hists_add_callgraph(struct hists *h, const struct cc_item *items, const char *levels,
+			 u32 nr, u64 period, int children)
 {
 	u32 n;
 
 	if (nr + 1 > h->alloc_walks) {
 		h->alloc_walks = nr + 1;
 		h->walks = xrealloc(h->walks, (size_t)h->alloc_walks * sizeof(*h->walks));
+		h->walk_dso_names = xrealloc(h->walk_dso_names,
+					     (size_t)h->alloc_walks * sizeof(*h->walk_dso_names));
 	}
-	n = hists_callgraph_walks(h, items, als, levels, nr, children, h->walks);
+	for (u32 i = 0; children && i < nr; i++)
+		h->walk_dso_names[i] = hist_dso_id(h->strs, items[i].dso);
+	n = hists_callgraph_walks(h, items, h->walk_dso_names, levels, nr, children, h->walks);
 	callchain_record(h->cc, h->walks, n, items, nr, period);
 }
 

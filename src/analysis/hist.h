@@ -195,6 +195,7 @@ struct hists {
 	double cc_print_percent;	/* see hists_enable_callchains() */
 	u32 *cc_roots;		/* entry -> root of its tree (0: none) */
 	struct cc_walk *walks;	/* hists_add_callgraph()'s scratch */
+	u32 *walk_dso_names;	/* and its items' DSO name ids */
 	u32 alloc_walks;
 	u32 last_entry;		/* with call graphs: the entry the last add
 				   reached, or HIST_NO_ENTRY (a chain entry
@@ -235,27 +236,25 @@ void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first,
  */
 
 /*
- * Call graphs, a sample's chain at once (nr items in the graph's order,
- * each resolved in als[] with its children-mode level in levels[]), after
- * the sample's hists_add(): the chain goes to the tree of the sample's
- * entry and, in children mode, each item's entry (hists_add_chain()) gets
- * the chain from that item on, once per sample, as perf's cumulative
- * iterator does.
+ * Call graphs, a sample's chain at once (nr resolved items in the graph's
+ * order, with their children-mode levels in levels[]), after the sample's
+ * hists_add(): the chain goes to the tree of the sample's entry and, in
+ * children mode, each item's entry (as hists_add_chain()) gets the chain
+ * from that item on, once per sample, as perf's cumulative iterator does.
  */
-void hists_add_callgraph(struct hists *h, const struct cc_item *items,
-			 const struct addr_location *als, const char *levels, u32 nr,
-			 u64 period, int children);
+void hists_add_callgraph(struct hists *h, const struct cc_item *items, const char *levels,
+			 u32 nr, u64 period, int children);
 /*
- * hists_add_callgraph() in two halves, for when the trees are built on
- * another thread: hists_callgraph_walks() makes the adds and says which
- * entry (walks[].tree) gets which part of the chain (room for nr + 1
- * walks; returns how many); callchain_record() on the other thread keeps
- * the chain for hists_finish() to build the trees (the other thread must
- * be done by then).
+ * hists_add_callgraph() in two halves, for when the histogram is another
+ * thread's: the resolving thread gives each item's DSO name id
+ * (hist_dso_id(), children mode only), and the histogram's thread, after
+ * the sample's hists_add_prepared(), calls hists_callgraph_walks() to make
+ * the adds and say which entry (walks[].tree) gets which part of the
+ * chain (room for nr + 1 walks; returns how many), then
+ * callchain_record() with them.
  */
-u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items,
-			  const struct addr_location *als, const char *levels, u32 nr,
-			  int children, struct cc_walk *walks);
+u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u32 *dso_names,
+			  const char *levels, u32 nr, int children, struct cc_walk *walks);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

@@ -53,7 +53,6 @@
 /* A sample's call chain resolved as perf's callchain cursor holds it; the
  * arrays have room for alloc items (chain_room()). */
 struct chain_cursor {
-	struct cc_walk *walks;		/* where its parts go (alloc + 1) */
 	struct cc_item *items;		/* in the graph's order */
 	struct addr_location *als;	/* each item resolved */
 	char *levels;			/* the privilege level perf gives each
@@ -71,7 +70,6 @@ static void chain_room(struct chain_cursor *c, u64 n)
 	if (n > 1u << 24)
 		die("call chain of %llu entries", (unsigned long long)n);
 	c->alloc = (u32)n;
-	c->walks = xrealloc(c->walks, (c->alloc + 1) * sizeof(*c->walks));
 	c->items = xrealloc(c->items, c->alloc * sizeof(*c->items));
 	c->als = xrealloc(c->als, c->alloc * sizeof(*c->als));
 	c->levels = xrealloc(c->levels, c->alloc);
@@ -81,7 +79,6 @@ static void chain_room(struct chain_cursor *c, u64 n)
 
 static void chain_free(struct chain_cursor *c)
 {
-	free(c->walks);
 	free(c->items);
 	free(c->als);
 	free(c->levels);
@@ -155,8 +152,13 @@ struct report_ctx {
 	u32 nr_park_dsos, park_dsos_room;
 	struct chain_cursor cursor;	/* the sample's chain */
 	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
-	struct batchq *cg_pipe;		/* call graphs on two threads: chains
-					   go to the tree thread through it */
+	struct batchq *cg_pipe;		/* call graphs on two threads: samples
+					   and chains go to the histogram
+					   thread through it */
+	struct cc_walk *cg_walks;	/* the histogram thread's scratch */
+	u32 cg_walks_room;
+	struct batchq *rec_pipe;	/* and from it, chains to the record
+					   thread */
 	struct chainstats *chainstats;	/* --stats on a file with call chains */
 	u64 nr_records;
 	double progress_start, progress_last;
@@ -704,17 +706,55 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
 }
 
 /*
- * Call graphs on two threads: this thread resolves the chains and makes
- * the histogram's adds; the tree thread records each chain with the
- * entries it reached (callchain_record()) for hists_finish() to build
- * the trees.  An item: this header, the chain's nr cc_items, then
- * nr_walks cc_walks.
+ * Call graphs on two threads: this thread resolves each sample and its
+ * chain and reads the strings (hists_prepare(), DSO name ids); the
+ * histogram thread makes the sample's adds and records its chain with the
+ * entries it reached (callchain_record()) for hists_finish() to build the
+ * trees.  An item: this header, the chain's nr cc_items, their nr DSO
+ * name ids (children mode; else unset), then their nr levels.
  */
 struct item_chain {
+	struct hist_prepared prepared;	/* the sample's add */
+	const struct symbol *sym;
+	const struct dso *dso;
+	u32 evsel_idx;
+	u32 nr;
+};
+
+#define ITEM_CHAIN_SIZE(nr) ((sizeof(struct item_chain) + \
+			      (size_t)(nr) * (sizeof(struct cc_item) + sizeof(u32) + 1) + 7) & \
+			     ~(size_t)7)
+
+/* What the histogram thread hands the record thread: a sample's chain
+ * and the entries it goes to (callchain_record()'s arguments).  An item:
+ * this header, the nr cc_items, then the nr_walks cc_walks. */
+struct item_record {
+	u64 period;
 	u32 evsel_idx;
 	u32 nr, nr_walks;
-	u64 period;
 };
+
+#define ITEM_RECORD_SIZE(nr, nr_walks) ((sizeof(struct item_record) + \
+					 (size_t)(nr) * sizeof(struct cc_item) + \
+					 (size_t)(nr_walks) * sizeof(struct cc_walk) + 7) & \
+					~(size_t)7)
+
+/* The record thread's work on one batch. */
+static void consume_records(void *arg, const void *items, size_t len)
+{
+	struct report_ctx *ctx = arg;
+	const unsigned char *p = items, *end = p + len;
+
+	while (p < end) {
+		const struct item_record *it = (const void *)p;
+		const struct cc_item *chain = (const void *)(it + 1);
+		const struct cc_walk *walks = (const void *)(chain + it->nr);
+
+		callchain_record(ctx->hists[it->evsel_idx].cc, walks, it->nr_walks, chain, it->nr,
+				 it->period);
+		p += ITEM_RECORD_SIZE(it->nr, it->nr_walks);
+	}
+}
 
 /* The tree thread's work on one batch of chains. */
 static void consume_chains(void *arg, const void *items, size_t len)
@@ -725,12 +765,32 @@ static void consume_chains(void *arg, const void *items, size_t len)
 	while (p < end) {
 		const struct item_chain *it = (const void *)p;
 		const struct cc_item *chain = (const void *)(it + 1);
-		const struct cc_walk *walks = (const void *)(chain + it->nr);
+		const u32 *dso_names = (const void *)(chain + it->nr);
+		const char *levels = (const void *)(dso_names + it->nr);
+		struct hists *h = &ctx->hists[it->evsel_idx];
+		u32 n;
 
-		callchain_record(ctx->hists[it->evsel_idx].cc, walks, it->nr_walks, chain, it->nr,
-				 it->period);
-		p += (sizeof(*it) + it->nr * sizeof(*chain) + it->nr_walks * sizeof(*walks) + 7) &
-		     ~(size_t)7;
+		if (it->nr + 1 > ctx->cg_walks_room) {
+			ctx->cg_walks_room = it->nr + 1;
+			ctx->cg_walks = xrealloc(ctx->cg_walks,
+						 ctx->cg_walks_room * sizeof(*ctx->cg_walks));
+		}
+		hists_add_prepared(h, &it->prepared, it->sym, 0, it->dso, 0);
+		n = hists_callgraph_walks(h, chain, dso_names, levels, it->nr, ctx->children,
+					  ctx->cg_walks);
+		if (n) {
+			struct item_record *r = batchq_alloc(ctx->rec_pipe,
+							     ITEM_RECORD_SIZE(it->nr, n));
+
+			r->period = it->prepared.period;
+			r->evsel_idx = it->evsel_idx;
+			r->nr = it->nr;
+			r->nr_walks = n;
+			memcpy(r + 1, chain, it->nr * sizeof(*chain));
+			memcpy((struct cc_item *)(r + 1) + it->nr, ctx->cg_walks,
+			       n * sizeof(*ctx->cg_walks));
+		}
+		p += ITEM_CHAIN_SIZE(it->nr);
 	}
 }
 
@@ -827,26 +887,43 @@ static void add_callgraph(struct report_ctx *ctx, struct hists *h,
 			  const struct pd_sample *sample)
 {
 	struct chain_cursor *c = &ctx->cursor;
-	struct item_chain *it;
-	u32 n;
 
-	if (!ctx->cg_pipe) {
-		hists_add_callgraph(h, c->items, c->als, c->levels, c->nr, sample->period,
-				    ctx->children);
+	hists_add_callgraph(h, c->items, c->levels, c->nr, sample->period, ctx->children);
+}
+
+/* The sample's adds and chain for the histogram thread (see item_chain);
+ * a chain too long for the pipes is added here once both threads are
+ * idle. */
+static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct pd_sample *sample,
+			   const struct hist_prepared *prepared, const struct addr_location *al)
+{
+	struct chain_cursor *c = &ctx->cursor;
+	struct item_chain *it;
+	struct cc_item *items;
+	u32 *dso_names;
+
+	if (ITEM_CHAIN_SIZE(c->nr) > PIPE_BATCH || ITEM_RECORD_SIZE(c->nr, c->nr + 1) > PIPE_BATCH) {
+		struct hists *h = &ctx->hists[evsel_idx];
+
+		batchq_sync(ctx->cg_pipe);
+		batchq_sync(ctx->rec_pipe);
+		hists_add_prepared(h, prepared, al->sym, 0, al->dso, 0);
+		add_callgraph(ctx, h, sample);
 		return;
 	}
-	n = hists_callgraph_walks(h, c->items, c->als, c->levels, c->nr, ctx->children,
-				  c->walks);
-	if (!n)
-		return;
-	it = batchq_alloc(ctx->cg_pipe, sizeof(*it) + c->nr * sizeof(struct cc_item) +
-			  n * sizeof(struct cc_walk));
-	it->evsel_idx = (u32)(h - ctx->hists);
+	it = batchq_alloc(ctx->cg_pipe, ITEM_CHAIN_SIZE(c->nr));
+	items = (struct cc_item *)(it + 1);
+	dso_names = (u32 *)(items + c->nr);
+
+	it->prepared = *prepared;
+	it->sym = al->sym;
+	it->dso = al->dso;
+	it->evsel_idx = evsel_idx;
 	it->nr = c->nr;
-	it->nr_walks = n;
-	it->period = sample->period;
-	memcpy(it + 1, c->items, c->nr * sizeof(struct cc_item));
-	memcpy((struct cc_item *)(it + 1) + c->nr, c->walks, n * sizeof(struct cc_walk));
+	memcpy(items, c->items, c->nr * sizeof(*items));
+	for (u32 i = 0; ctx->children && i < c->nr; i++)
+		dso_names[i] = hist_dso_id(ctx->strs, c->items[i].dso);
+	memcpy(dso_names + c->nr, c->levels, c->nr);
 }
 
 static int report_setup(struct report_ctx *ctx, struct pd_file *f);
@@ -910,9 +987,13 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 				    &ctx->dwarf_chain);
 	/* the chain is resolved while the entry's index slot comes in */
 	if (ctx->cg.enabled) {
-		if (!ctx->pipe)
+		if (!ctx->pipe && !ctx->cg_pipe)
 			hists_prefetch(h, &prepared, al.sym);
 		resolve_cursor(ctx, &sample, &al, &ctx->cursor);
+	}
+	if (ctx->cg_pipe) {
+		send_callgraph(ctx, evsel->idx, &sample, &prepared, &al);
+		return 0;
 	}
 	if (!ctx->pipe && hists_add_prepared(h, &prepared, al.sym, 0, al.dso, 0) &&
 	    ctx->resolve_flags) {
@@ -1119,6 +1200,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 			session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
 	if (ctx->cg.enabled && two_threads) {
+		ctx->rec_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_records, ctx);
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
 	}
 	return 0;
@@ -1140,6 +1222,10 @@ static void stop_threads(struct report_ctx *ctx)
 	if (ctx->cg_pipe) {
 		batchq_free(ctx->cg_pipe);
 		ctx->cg_pipe = NULL;
+		batchq_free(ctx->rec_pipe);
+		ctx->rec_pipe = NULL;
+		free(ctx->cg_walks);
+		ctx->cg_walks = NULL;
 	}
 }
 

@@ -139,6 +139,16 @@ else
 	not_ok "scale deep1000: generate"
 fi
 
+# chains longer than the pipe between report's threads takes in one item
+# (about 3500 frames): added on the reading thread, as perf reports them
+if gen deep5000 deep 20 5000; then
+	both "deep5000 --max-stack 5000 --no-children" "$TMP/deep5000.data" \
+		--max-stack 5000 --no-children
+	rm -f "$TMP/deep5000.data"
+else
+	not_ok "scale deep5000: generate"
+fi
+
 # --- 3. millions of distinct paths ------------------------------------------
 if gen paths20k paths 20000 5 20000; then
 	both "paths 20k distinct -g caller --percent-limit 5" "$TMP/paths20k.data" \
