@@ -920,6 +920,8 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 	it->dso = al->dso;
 	it->evsel_idx = evsel_idx;
 	it->nr = c->nr;
+	if (!c->nr)	/* the cursor may have no arrays yet */
+		return;
 	memcpy(items, c->items, c->nr * sizeof(*items));
 	for (u32 i = 0; ctx->children && i < c->nr; i++)
 		dso_names[i] = hist_dso_id(ctx->strs, c->items[i].dso);
