@@ -579,6 +579,20 @@ static inline u32 key_hash(unsigned mask, const struct hist_entry *e)
 #define SLOT_ENTRY(v)	((u32)(v) - 1)
 #define SLOT_HASH(v)	((u32)((v) >> 32))
 
+/* The slot of index (index_mask + 1 slots) holding the entry equal to e
+ * in the keys of mask, or the empty slot where it goes; hash is e's. */
+static u32 index_probe(const u64 *index, u32 index_mask, const struct hist_entry *entries,
+		       unsigned mask, const struct hist_entry *e, u32 hash)
+{
+	u32 k = hash & index_mask;
+	u64 slot;
+
+	for (; (slot = index[k]); k = (k + 1) & index_mask)
+		if (SLOT_HASH(slot) == hash && same_key(mask, &entries[SLOT_ENTRY(slot)], e))
+			break;
+	return k;
+}
+
 /* Doubles the index (or makes its first one) and refills it. */
 /* Makes the index anew with mask + 1 slots. */
 static void build_index(struct hists *h, u32 mask)
@@ -648,12 +662,10 @@ static u32 find_or_make(struct hists *h, const struct hist_pending *p, int *crea
 
 	if (!h->index)
 		grow_index(h);
-	for (i = hash & h->index_mask; (slot = h->index[i]); i = (i + 1) & h->index_mask) {
-		if (SLOT_HASH(slot) == hash &&
-		    same_key(mask, &h->entries[SLOT_ENTRY(slot)], &p->key)) {
-			*created = 0;
-			return SLOT_ENTRY(slot);
-		}
+	i = index_probe(h->index, h->index_mask, h->entries, mask, &p->key, hash);
+	if ((slot = h->index[i])) {
+		*created = 0;
+		return SLOT_ENTRY(slot);
 	}
 	if (h->nr_entries == h->alloc_entries)
 		grow_entries(h);
@@ -897,21 +909,29 @@ void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 	p->seq = 0;
 }
 
+/* The key (and period) of an add made from prepared with sym. */
+static void prepared_key(const struct hist_prepared *prepared, const struct symbol *sym,
+			 struct hist_entry *key)
+{
+	key->comm = prepared->comm;
+	key->dso_name = prepared->dso_name;
+	key->tid = prepared->tid;
+	key->cpu = prepared->cpu;
+	key->sym = sym;
+	key->addr = prepared->addr;
+	key->level = prepared->level;
+	key->filtered = prepared->filtered;
+	key->period = prepared->period;
+}
+
 int hists_add_prepared(struct hists *h, const struct hist_prepared *prepared,
 		       const struct symbol *sym, u8 filtered, const struct dso *dso, int late)
 {
 	struct hist_pending *p = &h->cur;
 
 	memset(p, 0, sizeof(*p));
-	p->key.comm = prepared->comm;
-	p->key.dso_name = prepared->dso_name;
-	p->key.tid = prepared->tid;
-	p->key.cpu = prepared->cpu;
-	p->key.sym = sym;
-	p->key.addr = prepared->addr;
-	p->key.level = prepared->level;
-	p->key.filtered = prepared->filtered | filtered;
-	p->key.period = prepared->period;
+	prepared_key(prepared, sym, &p->key);
+	p->key.filtered |= filtered;
 	p->origin.thread = prepared->thread;
 	p->origin.comm_slot = prepared->comm_slot;
 	p->origin.seq = prepared->seq;
@@ -931,12 +951,7 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
 
 	if (!h->index)
 		return;
-	k.comm = prepared->comm;
-	k.dso_name = prepared->dso_name;
-	k.tid = prepared->tid;
-	k.cpu = prepared->cpu;
-	k.sym = sym;
-	k.addr = prepared->addr;
+	prepared_key(prepared, sym, &k);
 	__builtin_prefetch(&h->index[key_hash(h->lay->key_mask, &k) & h->index_mask]);
 }
 
@@ -970,37 +985,29 @@ int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym
 	return add(h, p);
 }
 
-int hists_add_chain(struct hists *h, const struct addr_location *node_al,
-		    u64 addr, char level)
+/* A chain node's add from its DSO, that DSO's name id and its symbol:
+ * without a symbol key the sample's entries are named by their DSOs
+ * alone, so a DSO seen in this sample is an entry already counted. */
+static int add_chain_dso(struct hists *h, const struct dso *dso, u32 dso_name,
+			 const struct symbol *sym, u64 addr, char level)
 {
-	/* without a symbol key the sample's entries are named by their DSOs
-	   alone: a DSO seen in this sample is an entry already counted */
 	if (!(h->lay->key_mask & (1u << HD_SYM))) {
 		for (u32 i = 0; i < h->nr_chain_dsos; i++)
-			if (h->chain_dsos[i] == node_al->dso) {
+			if (h->chain_dsos[i] == dso) {
 				h->last_entry = HIST_NO_ENTRY;
 				return 0;
 			}
 		seen_room(h, h->nr_chain_dsos + 1);
-		h->chain_dsos[h->nr_chain_dsos++] = node_al->dso;
+		h->chain_dsos[h->nr_chain_dsos++] = dso;
 	}
-	return hists_add_chain_node(h, hist_dso_id(h->strs, node_al->dso), node_al->sym,
-				    addr, level);
+	return hists_add_chain_node(h, dso_name, sym, addr, level);
 }
 
-/* hists_add_chain() for a chain item whose DSO name id is known. */
-static void add_chain_item(struct hists *h, const struct cc_item *it, u32 dso_name, char level)
+int hists_add_chain(struct hists *h, const struct addr_location *node_al,
+		    u64 addr, char level)
 {
-	if (!(h->lay->key_mask & (1u << HD_SYM))) {
-		for (u32 i = 0; i < h->nr_chain_dsos; i++)
-			if (h->chain_dsos[i] == it->dso) {
-				h->last_entry = HIST_NO_ENTRY;
-				return;
-			}
-		seen_room(h, h->nr_chain_dsos + 1);
-		h->chain_dsos[h->nr_chain_dsos++] = it->dso;
-	}
-	hists_add_chain_node(h, dso_name, it->sym, it->ip, level);
+	return add_chain_dso(h, node_al->dso, hist_dso_id(h->strs, node_al->dso), node_al->sym,
+			     addr, level);
 }
 
 /* How many chain items ahead hists_callgraph_walks() fetches (a power of 2). */
@@ -1042,7 +1049,8 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u3
 			if (i >= CHAIN_AHEAD) {
 				u32 j = i - CHAIN_AHEAD;
 
-				add_chain_item(h, &items[j], dso_names[j], levels[j]);
+				add_chain_dso(h, items[j].dso, dso_names[j], items[j].sym,
+					      items[j].ip, levels[j]);
 				if (h->last_entry != HIST_NO_ENTRY)
 					walks[n++] = (struct cc_walk){ h->last_entry, j };
 			}
@@ -1050,7 +1058,8 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u3
 		children = 0;
 	}
 	for (u32 i = 0; children && i < nr; i++) {
-		add_chain_item(h, &items[i], dso_names[i], levels[i]);
+		add_chain_dso(h, items[i].dso, dso_names[i], items[i].sym, items[i].ip,
+			      levels[i]);
 		if (h->last_entry != HIST_NO_ENTRY)
 			walks[n++] = (struct cc_walk){ h->last_entry, i };
 	}
@@ -1726,13 +1735,8 @@ static void merge_comms(struct hists *h)
 		u32 k;
 
 		e->hash = key_hash(h->lay->key_mask, e);
-		for (k = e->hash & h->index_mask; (slot = h->index[k]); k = (k + 1) & h->index_mask) {
-			struct hist_entry *o = &h->entries[SLOT_ENTRY(slot)];
-
-			if (o->hash == e->hash && same_key(h->lay->key_mask, o, e))
-				break;
-		}
-		if (slot) {
+		k = index_probe(h->index, h->index_mask, h->entries, h->lay->key_mask, e, e->hash);
+		if ((slot = h->index[k])) {
 			struct hist_entry *o = &h->entries[SLOT_ENTRY(slot)];
 
 			o->period += e->period;
@@ -1792,11 +1796,8 @@ static u8 *trees_needed(const struct hists *h)
 		u32 hash = key_hash(mask, e), k;
 		u64 slot;
 
-		for (k = hash & index_mask; (slot = index[k]); k = (k + 1) & index_mask)
-			if (SLOT_HASH(slot) == hash &&
-			    same_key(mask, &h->entries[SLOT_ENTRY(slot)], e))
-				break;
-		if (!slot)
+		k = index_probe(index, index_mask, h->entries, mask, e, hash);
+		if (!(slot = index[k]))
 			index[k] = slot = SLOT(hash, i);
 		group[i] = SLOT_ENTRY(slot);
 		sum[group[i]] += e->acc_period;
