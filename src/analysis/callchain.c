@@ -434,8 +434,8 @@ static inline u64 rotl64(u64 x, int r)
 
 /* Two independent 64-bit hashes of a sample's walks and items (DSO and
  * match value: what the appends compare). */
-static void chain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_item *items,
-		       u32 nr, u64 *h1, u64 *h2)
+void callchain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_item *items,
+		    u32 nr, struct cc_chain_hash *hash)
 {
 	u64 a = 0x243f6a8885a308d3ULL ^ ((u64)nr_walks << 32 | nr), b = 0x13198a2e03707344ULL ^ a;
 
@@ -457,8 +457,8 @@ static void chain_hash(const struct cc_walk *walks, u32 nr_walks, const struct c
 	b ^= b >> 31;
 	b *= 0x94d049bb133111ebULL;
 	b ^= b >> 29;
-	*h1 = a;
-	*h2 = b | 1;	/* 0 marks an empty slot */
+	hash->h1 = a;
+	hash->h2 = b | 1;	/* 0 marks an empty slot */
 }
 
 static void seen_grow(struct callchain_forest *f)
@@ -506,15 +506,38 @@ static void room(void **v, u64 *alloc, u64 used, u64 n, size_t size)
 void callchain_record(struct callchain_forest *f, const struct cc_walk *walks, u32 nr_walks,
 		      const struct cc_item *items, u32 nr, u64 period)
 {
+	struct cc_chain_hash hash;
+
+	callchain_hash(walks, nr_walks, items, nr, &hash);
+	callchain_record_hashed(f, &hash, walks, nr_walks, items, nr, period);
+}
+
+void callchain_record_prefetch(const struct callchain_forest *f,
+			       const struct cc_chain_hash *hash, int stage)
+{
+	const struct chain_seen *s;
+
+	if (!f->seen)
+		return;
+	s = &f->seen[(u32)hash->h1 & f->seen_mask];
+	if (stage == 0)
+		__builtin_prefetch(s);
+	else if (s->h2 == hash->h2 && s->h1 == hash->h1)
+		__builtin_prefetch(&f->recs[s->rec].period, 1);
+}
+
+void callchain_record_hashed(struct callchain_forest *f, const struct cc_chain_hash *hash,
+			     const struct cc_walk *walks, u32 nr_walks,
+			     const struct cc_item *items, u32 nr, u64 period)
+{
 	struct chain_seen *s;
 	struct chain_rec *r;
-	u64 h1, h2;
+	u64 h1 = hash->h1, h2 = hash->h2;
 
 	if (!nr_walks || !nr)
 		return;
 	if ((f->nr_seen + 1) * 2 > (f->seen ? f->seen_mask + 1 : 0))
 		seen_grow(f);
-	chain_hash(walks, nr_walks, items, nr, &h1, &h2);
 	s = seen_slot(f, h1, h2);
 	if (s->h2) {
 		r = &f->recs[s->rec];

@@ -179,6 +179,27 @@ struct cc_walk {
 void callchain_record(struct callchain_forest *f, const struct cc_walk *walks, u32 nr_walks,
 		      const struct cc_item *items, u32 nr, u64 period);
 
+/* What callchain_record() keys a sample's chain by (callchain_hash()). */
+struct cc_chain_hash {
+	u64 h1, h2;
+};
+
+/* The key of a sample's chain: its walks and items. */
+void callchain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_item *items,
+		    u32 nr, struct cc_chain_hash *hash);
+
+/* For a caller that records many samples in a row: fetches the memory the
+ * recording of a chain keyed hash will read, its slot in the index (stage
+ * 0) and then, once the slot is in, its record (stage 1).  Only a hint:
+ * it changes nothing. */
+void callchain_record_prefetch(const struct callchain_forest *f,
+			       const struct cc_chain_hash *hash, int stage);
+
+/* callchain_record() of a chain whose key was computed already. */
+void callchain_record_hashed(struct callchain_forest *f, const struct cc_chain_hash *hash,
+			     const struct cc_walk *walks, u32 nr_walks,
+			     const struct cc_item *items, u32 nr, u64 period);
+
 /*
  * Appends the recorded samples, in the order they were first recorded,
  * each walk to the tree whose root is roots[walk's tree] (0: a new tree

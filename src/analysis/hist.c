@@ -945,14 +945,23 @@ int hists_add_prepared(struct hists *h, const struct hist_prepared *prepared,
 }
 
 void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
-		    const struct symbol *sym)
+		    const struct symbol *sym, int stage)
 {
 	struct hist_entry k;
+	u32 hash;
+	u64 slot;
 
 	if (!h->index)
 		return;
 	prepared_key(prepared, sym, &k);
-	__builtin_prefetch(&h->index[key_hash(h->lay->key_mask, &k) & h->index_mask]);
+	hash = key_hash(h->lay->key_mask, &k);
+	if (stage == 0) {
+		__builtin_prefetch(&h->index[hash & h->index_mask]);
+		return;
+	}
+	slot = h->index[hash & h->index_mask];
+	if (slot && SLOT_HASH(slot) == hash)
+		__builtin_prefetch(&h->entries[SLOT_ENTRY(slot)]);
 }
 
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,

@@ -292,9 +292,10 @@ void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 int hists_add_prepared(struct hists *h, const struct hist_prepared *p,
 		       const struct symbol *sym, u8 filtered, const struct dso *dso, int late);
 /* Brings into the cache the index slot hists_add_prepared() will read
- * for this add (a hint, for an add made a little later). */
+ * for this add (stage 0) and then, once that is in, the entry the slot
+ * holds (stage 1): a hint, for an add made a little later. */
 void hists_prefetch(const struct hists *h, const struct hist_prepared *p,
-		    const struct symbol *sym);
+		    const struct symbol *sym, int stage);
 /* The string id of a DSO's name (0 for NULL), on the thread that prepares. */
 u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso);
 /* hists_add_chain() for a histogram with a symbol key, from the node's

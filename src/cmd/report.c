@@ -32,6 +32,7 @@
 #include "../util/batchq.h"
 #include "../util/cpu.h"
 #include "../util/error.h"
+#include "../util/hash.h"
 #include "../util/opt.h"
 #include "../util/sysctl.h"
 #include "../util/pager.h"
@@ -159,6 +160,14 @@ struct report_ctx {
 	u32 cg_walks_room;
 	struct batchq *rec_pipe;	/* and from it, chains to the record
 					   thread */
+	struct rec_ahead *rec_ahead;	/* the record thread's scratch: a
+					   batch's items and their keys */
+	int cg_lookup;			/* the histogram thread looks the
+					   symbols of call-graph samples up
+					   (see item_chain) */
+	struct sym_lookup *lookups;	/* its scratch: a batch's lookups */
+	struct sym_cache *sym_cache;	/* and its cache of them */
+	const struct item_chain **chain_items;	/* and where its items start */
 	struct chainstats *chainstats;	/* --stats on a file with call chains */
 	u64 nr_records;
 	double progress_start, progress_last;
@@ -712,13 +721,20 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
  * entries it reached (callchain_record()) for hists_finish() to build the
  * trees.  An item: this header, the chain's nr cc_items, their nr DSO
  * name ids (children mode; else unset), then their nr levels.
+ *
+ * With ctx->cg_lookup the histogram thread also looks the symbols up (the
+ * sample's at prepared.addr in dso, and each item's), a batch at a time
+ * with their memory fetched ahead: until then an item with a DSO has no
+ * symbol and its match holds its map-relative address.
  */
 struct item_chain {
 	struct hist_prepared prepared;	/* the sample's add */
 	const struct symbol *sym;
 	const struct dso *dso;
+	u64 ip;			/* the sample's address, for --symbols */
 	u32 evsel_idx;
 	u32 nr;
+	u8 has_map;
 };
 
 #define ITEM_CHAIN_SIZE(nr) ((sizeof(struct item_chain) + \
@@ -739,20 +755,198 @@ struct item_record {
 					 (size_t)(nr_walks) * sizeof(struct cc_walk) + 7) & \
 					~(size_t)7)
 
-/* The record thread's work on one batch. */
+/* How many items ahead the record thread fetches the index slot of a
+ * chain (RECORD_FAR), then its record (RECORD_NEAR). */
+#define RECORD_FAR 16
+#define RECORD_NEAR 8
+
+/* The most items a batch of item_records holds. */
+#define RECORDS_PER_BATCH (PIPE_BATCH / ITEM_RECORD_SIZE(0, 1) + 1)
+
+struct rec_ahead {
+	const struct item_record *item[RECORDS_PER_BATCH];
+	struct cc_chain_hash hash[RECORDS_PER_BATCH];
+};
+
+/* The record thread's work on one batch: the chains' keys first, then
+ * the records, the memory each reads fetched some items ahead. */
 static void consume_records(void *arg, const void *items, size_t len)
 {
 	struct report_ctx *ctx = arg;
+	struct rec_ahead *ra = ctx->rec_ahead;
 	const unsigned char *p = items, *end = p + len;
+	u32 n = 0;
 
 	while (p < end) {
 		const struct item_record *it = (const void *)p;
 		const struct cc_item *chain = (const void *)(it + 1);
-		const struct cc_walk *walks = (const void *)(chain + it->nr);
 
-		callchain_record(ctx->hists[it->evsel_idx].cc, walks, it->nr_walks, chain, it->nr,
-				 it->period);
+		ra->item[n] = it;
+		callchain_hash((const void *)(chain + it->nr), it->nr_walks, chain, it->nr,
+			       &ra->hash[n++]);
 		p += ITEM_RECORD_SIZE(it->nr, it->nr_walks);
+	}
+	for (u32 i = 0; i < n; i++) {
+		const struct item_record *it = ra->item[i];
+		const struct cc_item *chain = (const void *)(it + 1);
+
+		if (i + RECORD_FAR < n)
+			callchain_record_prefetch(ctx->hists[ra->item[i + RECORD_FAR]->evsel_idx].cc,
+						  &ra->hash[i + RECORD_FAR], 0);
+		if (i + RECORD_NEAR < n)
+			callchain_record_prefetch(ctx->hists[ra->item[i + RECORD_NEAR]->evsel_idx].cc,
+						  &ra->hash[i + RECORD_NEAR], 1);
+		callchain_record_hashed(ctx->hists[it->evsel_idx].cc, &ra->hash[i],
+					(const void *)(chain + it->nr), it->nr_walks, chain,
+					it->nr, it->period);
+	}
+}
+
+/* How many items ahead lookup_symbols() prefetches: bucket, then ranges. */
+#define SYM_AHEAD_FAR 8
+#define SYM_AHEAD_NEAR 4
+
+/*
+ * The symbols of the cursor's items that have a map and none yet, looked
+ * up with their buckets and ranges prefetched some items ahead (their
+ * cache misses overlap), then what each item matches by.
+ */
+static void lookup_symbols(struct report_ctx *ctx, struct chain_cursor *c)
+{
+	struct cc_item *items = c->items;
+
+	for (u32 i = 0; i < c->nr; i++) {
+		if (i + SYM_AHEAD_FAR < c->nr)
+			session_prefetch_symbol(items[i + SYM_AHEAD_FAR].dso,
+						c->als[i + SYM_AHEAD_FAR].addr, 0);
+		if (i + SYM_AHEAD_NEAR < c->nr)
+			session_prefetch_symbol(items[i + SYM_AHEAD_NEAR].dso,
+						c->als[i + SYM_AHEAD_NEAR].addr, 1);
+		if (items[i].dso && !items[i].sym) {
+			items[i].sym = c->als[i].sym =
+				session_find_symbol(ctx->session, (struct dso *)items[i].dso,
+						    c->als[i].addr);
+			if (items[i].sym)
+				__builtin_prefetch(items[i].sym);
+		}
+	}
+	for (u32 i = 0; i < c->nr; i++)
+		items[i].match = cc_item_match(ctx->cg.key, &items[i]);
+}
+
+/* One symbol the histogram thread looks up: where, where it goes, and
+ * its chain item (NULL for the sample's own symbol). */
+struct sym_lookup {
+	struct dso *dso;
+	u64 addr;
+	const struct symbol **sym;
+	struct cc_item *item;
+	u32 slot;		/* in the cache */
+};
+
+/*
+ * The histogram thread's cache of its lookups (ctx->cg_lookup), direct
+ * mapped: (dso, map-relative address) to symbol and match value.  The
+ * addresses of call chains repeat, and a hit reads one slot where a
+ * lookup reads a bucket, ranges and the symbol.  A slot of an older
+ * generation is empty: the session's sync hook (sync_chains()) starts a
+ * new generation before the session changes any symbol.
+ */
+#define SYM_CACHE_BITS 16
+
+struct sym_cache_slot {
+	const struct dso *dso;
+	u64 addr;
+	const struct symbol *sym;
+	u64 match;		/* cc_item_match() by function of an item
+				   with sym (not NULL) */
+	u32 gen;
+};
+
+struct sym_cache {
+	struct sym_cache_slot slot[1u << SYM_CACHE_BITS];
+	u32 gen;		/* starts at 1: zeroed slots are empty */
+};
+
+static u32 sym_cache_slot(const struct dso *dso, u64 addr)
+{
+	return (u32)(hash_u64(addr ^ (u64)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) >>
+		     (64 - SYM_CACHE_BITS));
+}
+
+/* The session's sync hook with ctx->cg_lookup: the histogram thread
+ * idle, its cached lookups forgotten. */
+static void sync_chains(void *arg)
+{
+	struct report_ctx *ctx = arg;
+
+	batchq_sync(ctx->cg_pipe);
+	ctx->sym_cache->gen++;
+}
+
+/* The most lookups a batch of item_chains needs: one per item and one per
+ * sample (whose header is bigger than an item). */
+#define LOOKUPS_PER_BATCH (PIPE_BATCH / sizeof(struct cc_item) + 1)
+
+/*
+ * ctx->cg_lookup: the symbols of a batch of item_chains, looked up with
+ * their buckets and ranges fetched some lookups ahead, then the items'
+ * match values (their symbols fetched meanwhile).
+ */
+static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsigned char *end)
+{
+	struct sym_lookup *v = ctx->lookups;
+	struct sym_cache *cache = ctx->sym_cache;
+	u32 n = 0;
+
+	for (unsigned char *q = p; q < end; ) {
+		struct item_chain *it = (void *)q;
+		struct cc_item *chain = (void *)(it + 1);
+
+		if (it->dso)
+			v[n++] = (struct sym_lookup){ (struct dso *)it->dso, it->prepared.addr,
+						      &it->sym, NULL, 0 };
+		for (u32 i = 0; i < it->nr; i++) {
+			if (!chain[i].dso) {
+				chain[i].match = cc_item_match(ctx->cg.key, &chain[i]);
+				continue;
+			}
+			v[n++] = (struct sym_lookup){ (struct dso *)chain[i].dso, chain[i].match,
+						      &chain[i].sym, &chain[i], 0 };
+		}
+		q += ITEM_CHAIN_SIZE(it->nr);
+	}
+	for (u32 i = 0; i < n; i++)
+		v[i].slot = sym_cache_slot(v[i].dso, v[i].addr);
+	for (u32 i = 0; i < n; i++) {
+		struct sym_cache_slot *c = &cache->slot[v[i].slot];
+		struct cc_item item;
+
+		if (i + PREFETCH_FAR < n)
+			__builtin_prefetch(&cache->slot[v[i + PREFETCH_FAR].slot]);
+		if (i + PREFETCH_NEAR < n) {
+			const struct sym_cache_slot *ahead = &cache->slot[v[i + PREFETCH_NEAR].slot];
+
+			if (ahead->gen != cache->gen || ahead->dso != v[i + PREFETCH_NEAR].dso ||
+			    ahead->addr != v[i + PREFETCH_NEAR].addr)
+				session_prefetch_symbol(v[i + PREFETCH_NEAR].dso,
+							v[i + PREFETCH_NEAR].addr, 0);
+		}
+		if (c->gen != cache->gen || c->dso != v[i].dso || c->addr != v[i].addr) {
+			item.ip = 0;
+			item.dso = v[i].dso;
+			item.sym = session_find_symbol(ctx->session, v[i].dso, v[i].addr);
+			c->dso = v[i].dso;
+			c->addr = v[i].addr;
+			c->sym = item.sym;
+			c->match = item.sym ? cc_item_match(CC_KEY_FUNCTION, &item) : 0;
+			c->gen = cache->gen;
+		}
+		*v[i].sym = c->sym;
+		/* cc_item_match(): without a symbol or by address, the address */
+		if (v[i].item)
+			v[i].item->match = c->sym && ctx->cg.key == CC_KEY_FUNCTION ? c->match :
+					   v[i].item->ip;
 	}
 }
 
@@ -761,21 +955,41 @@ static void consume_chains(void *arg, const void *items, size_t len)
 {
 	struct report_ctx *ctx = arg;
 	const unsigned char *p = items, *end = p + len;
+	const struct item_chain **v = ctx->chain_items;
+	u32 nr = 0;
 
+	/* the batch is this thread's until it returns */
+	if (ctx->cg_lookup)
+		lookup_chains(ctx, (unsigned char *)p, end);
 	while (p < end) {
-		const struct item_chain *it = (const void *)p;
+		v[nr] = (const void *)p;
+		p += ITEM_CHAIN_SIZE(v[nr]->nr);
+		nr++;
+	}
+	for (u32 k = 0; k < nr; k++) {
+		const struct item_chain *it = v[k];
 		const struct cc_item *chain = (const void *)(it + 1);
 		const u32 *dso_names = (const void *)(chain + it->nr);
 		const char *levels = (const void *)(dso_names + it->nr);
 		struct hists *h = &ctx->hists[it->evsel_idx];
+		u8 filtered = 0;
 		u32 n;
 
+		if (k + PREFETCH_FAR < nr)
+			hists_prefetch(&ctx->hists[v[k + PREFETCH_FAR]->evsel_idx],
+				       &v[k + PREFETCH_FAR]->prepared, v[k + PREFETCH_FAR]->sym, 0);
+		if (k + PREFETCH_NEAR < nr)
+			hists_prefetch(&ctx->hists[v[k + PREFETCH_NEAR]->evsel_idx],
+				       &v[k + PREFETCH_NEAR]->prepared, v[k + PREFETCH_NEAR]->sym, 1);
 		if (it->nr + 1 > ctx->cg_walks_room) {
 			ctx->cg_walks_room = it->nr + 1;
 			ctx->cg_walks = xrealloc(ctx->cg_walks,
 						 ctx->cg_walks_room * sizeof(*ctx->cg_walks));
 		}
-		hists_add_prepared(h, &it->prepared, it->sym, 0, it->dso, 0);
+		if (ctx->cg_lookup)
+			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, it->sym, it->has_map,
+						      it->ip);
+		hists_add_prepared(h, &it->prepared, it->sym, filtered, it->dso, 0);
 		n = hists_callgraph_walks(h, chain, dso_names, levels, it->nr, ctx->children,
 					  ctx->cg_walks);
 		if (n) {
@@ -790,7 +1004,6 @@ static void consume_chains(void *arg, const void *items, size_t len)
 			memcpy((struct cc_item *)(r + 1) + it->nr, ctx->cg_walks,
 			       n * sizeof(*ctx->cg_walks));
 		}
-		p += ITEM_CHAIN_SIZE(it->nr);
 	}
 }
 
@@ -856,7 +1069,8 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 		}
 		if (!pd_chain_unwound(sample, j) && recorded++ >= (u32)ctx->max_stack)
 			continue;
-		if (session_resolve_addr(ctx->session, al, sample->time, cpumode, ip, node)) {
+		if (session_resolve_addr_flags(ctx->session, al, sample->time, cpumode, ip,
+					       SESSION_NO_SYMBOL, node)) {
 			*node = *al;
 			node->map = NULL;
 			node->dso = NULL;
@@ -864,17 +1078,20 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 		}
 		if (node->map)
 			level = node->level;
-		if (ctx->inline_frames && pd_chain_unwound(sample, j) &&
-		    add_inlines(ctx, c, ip, level, n - i))
-			continue;
+		if (ctx->inline_frames && pd_chain_unwound(sample, j)) {
+			node->sym = session_find_symbol(ctx->session, node->dso, node->addr);
+			if (add_inlines(ctx, c, ip, level, n - i))
+				continue;
+		}
 		c->items[c->nr].ip = ip;
 		c->items[c->nr].dso = node->dso;
 		c->items[c->nr].sym = node->sym;
-		c->items[c->nr].match = cc_item_match(ctx->cg.key, &c->items[c->nr]);
 		c->levels[c->nr++] = level;
 	}
 	if (cpumode < 0)
 		c->nr = 0;
+	if (!ctx->cg_lookup)
+		lookup_symbols(ctx, c);
 }
 
 /*
@@ -904,10 +1121,18 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 
 	if (ITEM_CHAIN_SIZE(c->nr) > PIPE_BATCH || ITEM_RECORD_SIZE(c->nr, c->nr + 1) > PIPE_BATCH) {
 		struct hists *h = &ctx->hists[evsel_idx];
+		const struct symbol *sym = al->sym;
+		u8 filtered = 0;
 
 		batchq_sync(ctx->cg_pipe);
 		batchq_sync(ctx->rec_pipe);
-		hists_add_prepared(h, prepared, al->sym, 0, al->dso, 0);
+		if (ctx->cg_lookup) {
+			lookup_symbols(ctx, c);
+			sym = session_find_symbol(ctx->session, al->dso, al->addr);
+			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym, al->map != NULL,
+						      sample->ip);
+		}
+		hists_add_prepared(h, prepared, sym, filtered, al->dso, 0);
 		add_callgraph(ctx, h, sample);
 		return;
 	}
@@ -918,11 +1143,16 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 	it->prepared = *prepared;
 	it->sym = al->sym;
 	it->dso = al->dso;
+	it->ip = sample->ip;
+	it->has_map = al->map != NULL;
 	it->evsel_idx = evsel_idx;
 	it->nr = c->nr;
 	if (!c->nr)	/* the cursor may have no arrays yet */
 		return;
 	memcpy(items, c->items, c->nr * sizeof(*items));
+	if (ctx->cg_lookup)
+		for (u32 i = 0; i < c->nr; i++)
+			items[i].match = c->als[i].addr;
 	for (u32 i = 0; ctx->children && i < c->nr; i++)
 		dso_names[i] = hist_dso_id(ctx->strs, c->items[i].dso);
 	memcpy(dso_names + c->nr, c->levels, c->nr);
@@ -959,7 +1189,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if (time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))
 		return 0;
 	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags |
-				  (ctx->pipe ? SESSION_NO_SYMBOL : 0) |
+				  (ctx->pipe || ctx->cg_lookup ? SESSION_NO_SYMBOL : 0) |
 				  (ctx->park && !ctx->filters.dsos ? SESSION_DEFER_KERNEL : 0), &al))
 		return 0;
 	if (ctx->cpu_bitmap &&
@@ -981,6 +1211,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		it->p.seq = ctx->nr_prepared++;
 	} else {
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
+			      ctx->cg_lookup ? hist_filter_thread_dso(ctx->strs, &ctx->filters, &al) :
 			      hist_filter_sample(ctx->strs, &ctx->filters, &al, sample.ip),
 			      &prepared);
 	}
@@ -990,7 +1221,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	/* the chain is resolved while the entry's index slot comes in */
 	if (ctx->cg.enabled) {
 		if (!ctx->pipe && !ctx->cg_pipe)
-			hists_prefetch(h, &prepared, al.sym);
+			hists_prefetch(h, &prepared, al.sym, 0);
 		resolve_cursor(ctx, &sample, &al, &ctx->cursor);
 	}
 	if (ctx->cg_pipe) {
@@ -1202,8 +1433,19 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 			session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
 	if (ctx->cg.enabled && two_threads) {
+		ctx->rec_ahead = xmalloc(sizeof(*ctx->rec_ahead));
 		ctx->rec_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_records, ctx);
+		ctx->cg_lookup = two_threads_symbols;
+		if (ctx->cg_lookup) {
+			ctx->lookups = xmalloc(LOOKUPS_PER_BATCH * sizeof(*ctx->lookups));
+			ctx->sym_cache = xcalloc(1, sizeof(*ctx->sym_cache));
+			ctx->sym_cache->gen = 1;
+		}
+		ctx->chain_items = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
+					   sizeof(*ctx->chain_items));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
+		if (ctx->cg_lookup)
+			session_set_sync(ctx->session, sync_chains, ctx);
 	}
 	return 0;
 }
@@ -1226,6 +1468,17 @@ static void stop_threads(struct report_ctx *ctx)
 		ctx->cg_pipe = NULL;
 		batchq_free(ctx->rec_pipe);
 		ctx->rec_pipe = NULL;
+		free(ctx->rec_ahead);
+		ctx->rec_ahead = NULL;
+		free(ctx->lookups);
+		ctx->lookups = NULL;
+		free(ctx->sym_cache);
+		ctx->sym_cache = NULL;
+		free(ctx->chain_items);
+		ctx->chain_items = NULL;
+		if (ctx->cg_lookup)
+			session_set_sync(ctx->session, NULL, NULL);
+		ctx->cg_lookup = 0;
 		free(ctx->cg_walks);
 		ctx->cg_walks = NULL;
 	}

@@ -172,6 +172,17 @@ for m in "default|" "--no-children|--no-children" "-g caller|-g caller"; do
 	both1 "deep --threads 1 $name" "$TMP/deep.data" "${args[@]}"
 done
 
+# filters: --symbols applies where the symbols are looked up (the
+# histogram thread with call graphs on two threads), the others on the
+# reading thread
+for m in "-S leaf|-S leaf" "-S leaf,main --no-children|-S leaf,main --no-children" \
+	 "--dsos deep|--dsos deep" "--comms deep -g caller|--comms deep -g caller"; do
+	name=${m%%|*}
+	read -r -a args <<<"${m#*|}"
+	both "deep $name" "$TMP/deep.data" "${args[@]}"
+	both1 "deep --threads 1 $name" "$TMP/deep.data" "${args[@]}"
+done
+
 # pipe mode: perf decides before the stream's events arrive, so no
 # children mode, but the graph in the caller's order
 record_workload --pipe cgpipe -g -e cpu-clock -- "$TMP/bin/deep" || exit 1
