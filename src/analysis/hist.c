@@ -1208,15 +1208,6 @@ static int input_goes_left(const void *vt, u32 x, u32 c)
 	return input_cmp(t->lay, &t->keys[x], &t->keys[c]) < 0;
 }
 
-/* The order of perf's input tree: keys[] in insertion order, out[] gets
- * their numbers in tree order. */
-static void rbtree_order(const struct hist_layout *lay, const struct tree_key *keys,
-			 u32 n, u32 *out)
-{
-	const struct input_tree t = { lay, keys };
-
-	rbtree_build(n, input_goes_left, &t, out);
-}
 
 static int cmp_str_ids(const void *a, const void *b, void *vhs)
 {
@@ -1250,6 +1241,18 @@ static u32 *string_ranks(const struct hist_strings *hs)
  * before the symbol key and each DSO's addresses are that close.
  * nr_ranks: the number of DSO ranks.
  */
+/* Is the DSO a sort key before the symbol (which is one)? */
+static int dso_before_sym(const struct hist_layout *lay)
+{
+	for (int i = 0; i < lay->nr_sort; i++) {
+		if (lay->sort[i] == HD_DSO)
+			return (lay->key_mask & (1u << HD_SYM)) != 0;
+		if (lay->sort[i] == HD_SYM)
+			return 0;
+	}
+	return 0;
+}
+
 static int input_cmp_transitive(const struct hist_layout *lay, const struct tree_key *keys,
 				u32 n, u32 nr_ranks)
 {
@@ -1429,23 +1432,31 @@ static void sort_rows(u64 *rows, u32 n, int words, int sym_word, int parallel)
 	free(tmp);
 }
 
-/* The order of input_cmp() when it is a total preorder (see
- * input_cmp_transitive()), ties in insertion order: out[] gets keys'
- * entry numbers in that order. */
-static void input_sort(const struct hist_layout *lay, const struct tree_key *keys,
-		       u32 n, u32 *out, int parallel)
+/*
+ * Rows of u64 words that sort as input_cmp() compares when it is a total
+ * preorder (see input_cmp_transitive()): the sort keys in order (the
+ * symbol as three words: unresolved, start, end), then the entry number.
+ * *words gets the row length, *sym_word the symbol's first word (-1 when
+ * the layout has no symbol).
+ */
+static u64 *input_rows(const struct hist_layout *lay, const struct tree_key *keys, u32 n,
+		       int *words, int *sym_word)
 {
-	int words = 0;
+	int nw = 0;
 	u64 *rows;
 
-	for (int i = 0; i < lay->nr_sort; i++)
+	*sym_word = -1;
+	for (int i = 0; i < lay->nr_sort; i++) {
+		if (lay->sort[i] == HD_SYM)
+			*sym_word = nw;
 		if (lay->sort[i] >= HD_PID)
-			words += lay->sort[i] == HD_SYM ? 3 : 1;
-	words++;
-	rows = xmalloc(((size_t)n ? n : 1) * words * sizeof(u64));
+			nw += lay->sort[i] == HD_SYM ? 3 : 1;
+	}
+	nw++;
+	rows = xmalloc(((size_t)n ? n : 1) * nw * sizeof(u64));
 	for (u32 j = 0; j < n; j++) {
 		const struct tree_key *k = &keys[j];
-		u64 *row = rows + (size_t)j * words;
+		u64 *row = rows + (size_t)j * nw;
 		int w = 0;
 
 		for (int i = 0; i < lay->nr_sort; i++) {
@@ -1475,10 +1486,82 @@ static void input_sort(const struct hist_layout *lay, const struct tree_key *key
 		}
 		row[w] = k->entry;
 	}
+	*words = nw;
+	return rows;
+}
+
+/* The order of input_cmp() when it is a total preorder, ties in
+ * insertion order: out[] gets keys' entry numbers in that order. */
+static void input_sort(const struct hist_layout *lay, const struct tree_key *keys,
+		       u32 n, u32 *out, int parallel)
+{
+	int words, sym_word;
+	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
+
 	sort_rows(rows, n, words, -1, parallel);
 	for (u32 j = 0; j < n; j++)
 		out[j] = rows[(size_t)j * words + words - 1];
 	free(rows);
+}
+
+/*
+ * When input_cmp() is not a total preorder but the DSO is a key before
+ * the symbol: entries equal in the keys before the symbol (a group) all
+ * have one DSO, and the groups are in the order of those keys.  Within a
+ * group input_cmp() is an order unless its addresses span half the 64-bit
+ * circle or it has inlined entries (see input_cmp_transitive()).  rank[]
+ * gets each entry's group and, in an ordered group, its place there
+ * (equal entries the same; RB_BY_RANK); in a group whose addresses span
+ * the circle, its class (resolved first) and start (RB_BY_KEY); groups
+ * with inlined entries are left to input_cmp() (RB_BY_CALL).
+ * unordered[] gets how each group compares.  Returns unordered[], the
+ * caller's to free.
+ */
+static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *keys, u32 n,
+		       struct rb_rank *rank, int parallel)
+{
+	int words, sym_word;
+	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
+	u8 *unordered = xcalloc((size_t)n + 1, 1);
+	u32 group = 0, start = 0;
+
+	sort_rows(rows, n, words, -1, parallel);
+	for (u32 j = 1; j <= n; j++) {
+		u64 lo = ~0ULL, hi = 0;
+		int inlined = 0;
+		u32 within = 0;
+
+		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
+				     sym_word * sizeof(u64)))
+			continue;
+		/* rows start..j are a group */
+		for (u32 i = start; i < j; i++) {
+			const struct tree_key *k = &keys[rows[(size_t)i * words + words - 1]];
+			u64 a = k->start, b = k->has_sym ? k->end : k->start;
+
+			inlined |= k->inlined != NULL;
+			lo = a < lo ? a : lo;
+			lo = b < lo ? b : lo;
+			hi = a > hi ? a : hi;
+			hi = b > hi ? b : hi;
+		}
+		unordered[group] = inlined ? RB_BY_CALL : hi - lo >= 1ULL << 63 ? RB_BY_KEY :
+				   RB_BY_RANK;
+		for (u32 i = start; i < j; i++) {
+			const u64 *r = rows + (size_t)i * words;
+			struct rb_rank *rk = &rank[r[words - 1]];
+
+			if (i > start && memcmp(r, r - words, (words - 1) * sizeof(u64)))
+				within++;
+			rk->rank = (u64)group << 32 | (unordered[group] ? 0 : within);
+			rk->cls = !keys[r[words - 1]].has_sym;
+			rk->key = keys[r[words - 1]].start;
+		}
+		group++;
+		start = j;
+	}
+	free(rows);
+	return unordered;
 }
 
 /*
@@ -1492,6 +1575,9 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	const struct hist_layout *lay = h->lay;
 	u32 n = h->nr_entries, *pos;
 	struct tree_key *keys = xmalloc((n ? n : 1) * sizeof(*keys)), *again;
+	const struct input_tree t = { lay, keys };
+	struct rb_rank *group_rank = NULL;
+	u8 *unordered = NULL;
 	int has_inlined = 0;
 
 	for (u32 i = 0; i < n; i++) {
@@ -1515,22 +1601,42 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 		free(keys);
 		return;
 	}
-	rbtree_order(lay, keys, n, out);
+	if (dso_before_sym(lay)) {
+		group_rank = xmalloc((n ? n : 1) * sizeof(*group_rank));
+		unordered = input_ranks(lay, keys, n, group_rank, !h->one_thread);
+		rbtree_build_ranked(n, group_rank, unordered, input_goes_left, &t, out);
+	} else {
+		rbtree_build(n, input_goes_left, &t, out);
+	}
 	for (u32 i = 0; i < n; i++)
 		out[i] = keys[out[i]].entry;
 	/* with comm a key perf collapses the input tree into a second one,
 	   inserted in the first one's order */
 	if (lay->key_mask & (1u << HD_COMM)) {
-		pos = xmalloc((n ? n : 1) * sizeof(u32));
+		struct input_tree t2 = { lay, NULL };
+
 		again = xmalloc((n ? n : 1) * sizeof(*again));
+		pos = xmalloc((n ? n : 1) * sizeof(u32));
 		for (u32 i = 0; i < n; i++)
 			again[i] = keys[out[i]];
-		rbtree_order(lay, again, n, pos);
+		t2.keys = again;
+		if (group_rank) {
+			struct rb_rank *again_rank = xmalloc((n ? n : 1) * sizeof(*again_rank));
+
+			for (u32 i = 0; i < n; i++)
+				again_rank[i] = group_rank[out[i]];
+			rbtree_build_ranked(n, again_rank, unordered, input_goes_left, &t2, pos);
+			free(again_rank);
+		} else {
+			rbtree_build(n, input_goes_left, &t2, pos);
+		}
 		for (u32 i = 0; i < n; i++)
 			out[i] = again[pos[i]].entry;
 		free(again);
 		free(pos);
 	}
+	free(group_rank);
+	free(unordered);
 	free(keys);
 }
 

@@ -19,4 +19,31 @@
 void rbtree_build(u32 n, int (*goes_left)(const void *ctx, u32 x, u32 c),
 		  const void *ctx, u32 *out);
 
+/* How rbtree_build_ranked() compares two nodes of one group. */
+enum {
+	RB_BY_RANK,	/* by rank: the group is ordered */
+	RB_BY_KEY,	/* by class, then by key as perf compares addresses
+			   (the sign of the wrapping difference), then, when
+			   both are equal, by goes_left() */
+	RB_BY_CALL,	/* by goes_left() */
+};
+
+/* What rbtree_build_ranked() knows of a node in advance. */
+struct rb_rank {
+	u64 rank;	/* the group (high 32 bits), then the place in it */
+	u64 key;	/* RB_BY_KEY groups: the address */
+	u8 cls;		/* RB_BY_KEY groups: lower classes go left */
+};
+
+/*
+ * rbtree_build() when most comparisons are known in advance: x goes left
+ * of c when ranks[x].rank < ranks[c].rank, but for two nodes of one group
+ * (the rank's high 32 bits) whose unordered[group] is not RB_BY_RANK: see
+ * there.  The same tree as rbtree_build() with a goes_left() that agrees,
+ * faster: a node keeps what it compares by with its links.
+ */
+void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered,
+			 int (*goes_left)(const void *ctx, u32 x, u32 c), const void *ctx,
+			 u32 *out);
+
 #endif
