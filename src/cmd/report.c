@@ -51,6 +51,47 @@
 #define MAX_STACK 127	/* perf's PERF_MAX_STACK_DEPTH, the default --max-stack
 			   when /proc/sys/kernel/perf_event_max_stack says none */
 
+/* One symbol to look up (lookup_cached()): where, where it goes, and its
+ * chain item (NULL for the sample's own symbol). */
+struct sym_lookup {
+	struct dso *dso;
+	u64 addr;
+	const struct symbol **sym;
+	struct cc_item *item;
+	u32 slot;		/* in the cache */
+};
+
+/*
+ * The cache of call-graph symbol lookups (on the histogram thread with
+ * ctx->cg_lookup, else on this one), direct mapped: (dso, map-relative
+ * address) to symbol and match value.  The addresses of call chains
+ * repeat, and a hit reads one slot where a lookup reads a bucket, ranges
+ * and the symbol.  A slot of an older generation is empty: the session's
+ * sync hook (sync_chains()) starts a new generation before the session
+ * changes any symbol.
+ */
+#define SYM_CACHE_BITS 16
+
+struct sym_cache_slot {
+	const struct dso *dso;
+	u64 addr;
+	const struct symbol *sym;
+	u64 match;		/* cc_item_match() by function of an item
+				   with sym (not NULL) */
+	u32 gen;
+};
+
+struct sym_cache {
+	struct sym_cache_slot slot[1u << SYM_CACHE_BITS];
+	u32 gen;		/* starts at 1: zeroed slots are empty */
+};
+
+static u32 sym_cache_slot(const struct dso *dso, u64 addr)
+{
+	return (u32)(hash_u64(addr ^ (u64)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) >>
+		     (64 - SYM_CACHE_BITS));
+}
+
 /* A sample's call chain resolved as perf's callchain cursor holds it; the
  * arrays have room for alloc items (chain_room()). */
 struct chain_cursor {
@@ -60,6 +101,7 @@ struct chain_cursor {
 					   item as a children-mode entry */
 	u64 *ips;			/* add_chain(): the addresses */
 	u8 *modes;			/* and their cpumodes */
+	struct sym_lookup *lookups;	/* lookup_symbols()'s */
 	u32 nr, alloc;
 };
 
@@ -76,6 +118,7 @@ static void chain_room(struct chain_cursor *c, u64 n)
 	c->levels = xrealloc(c->levels, c->alloc);
 	c->ips = xrealloc(c->ips, c->alloc * sizeof(*c->ips));
 	c->modes = xrealloc(c->modes, c->alloc);
+	c->lookups = xrealloc(c->lookups, c->alloc * sizeof(*c->lookups));
 }
 
 static void chain_free(struct chain_cursor *c)
@@ -85,6 +128,7 @@ static void chain_free(struct chain_cursor *c)
 	free(c->levels);
 	free(c->ips);
 	free(c->modes);
+	free(c->lookups);
 }
 
 struct report_ctx {
@@ -802,85 +846,80 @@ static void consume_records(void *arg, const void *items, size_t len)
 	}
 }
 
-/* How many items ahead lookup_symbols() prefetches: bucket, then ranges. */
-#define SYM_AHEAD_FAR 8
-#define SYM_AHEAD_NEAR 4
-
 /*
- * The symbols of the cursor's items that have a map and none yet, looked
- * up with their buckets and ranges prefetched some items ahead (their
- * cache misses overlap), then what each item matches by.
+ * Looks v[0..n) up through the cache (ctx->sym_cache), the slots fetched
+ * far lookups ahead and, for those that miss, the symbol's bucket near
+ * lookups ahead; sets each item's symbol and match value.
  */
+static void lookup_cached(struct report_ctx *ctx, struct sym_lookup *v, u32 n, u32 far,
+			  u32 near)
+{
+	struct sym_cache *cache = ctx->sym_cache;
+
+	for (u32 i = 0; i < n; i++)
+		v[i].slot = sym_cache_slot(v[i].dso, v[i].addr);
+	for (u32 i = 0; i < n; i++) {
+		struct sym_cache_slot *c = &cache->slot[v[i].slot];
+		struct cc_item item;
+
+		if (i + far < n)
+			__builtin_prefetch(&cache->slot[v[i + far].slot]);
+		if (i + near < n) {
+			const struct sym_cache_slot *ahead = &cache->slot[v[i + near].slot];
+
+			if (ahead->gen != cache->gen || ahead->dso != v[i + near].dso ||
+			    ahead->addr != v[i + near].addr)
+				session_prefetch_symbol(v[i + near].dso,
+							v[i + near].addr, 0);
+		}
+		if (c->gen != cache->gen || c->dso != v[i].dso || c->addr != v[i].addr) {
+			item.ip = 0;
+			item.dso = v[i].dso;
+			item.sym = session_find_symbol(ctx->session, v[i].dso, v[i].addr);
+			c->dso = v[i].dso;
+			c->addr = v[i].addr;
+			c->sym = item.sym;
+			c->match = item.sym ? cc_item_match(CC_KEY_FUNCTION, &item) : 0;
+			c->gen = cache->gen;
+		}
+		*v[i].sym = c->sym;
+		/* cc_item_match(): without a symbol or by address, the address */
+		if (v[i].item)
+			v[i].item->match = c->sym && ctx->cg.key == CC_KEY_FUNCTION ? c->match :
+					   v[i].item->ip;
+	}
+}
+
+/* How far ahead lookup_symbols() fetches: one chain's lookups. */
+#define CHAIN_FAR 4
+#define CHAIN_NEAR 2
+
+/* The symbols of the cursor's items that have a map and none yet (through
+ * the cache), and what each item matches by. */
 static void lookup_symbols(struct report_ctx *ctx, struct chain_cursor *c)
 {
 	struct cc_item *items = c->items;
+	u32 n = 0;
 
 	for (u32 i = 0; i < c->nr; i++) {
-		if (i + SYM_AHEAD_FAR < c->nr)
-			session_prefetch_symbol(items[i + SYM_AHEAD_FAR].dso,
-						c->als[i + SYM_AHEAD_FAR].addr, 0);
-		if (i + SYM_AHEAD_NEAR < c->nr)
-			session_prefetch_symbol(items[i + SYM_AHEAD_NEAR].dso,
-						c->als[i + SYM_AHEAD_NEAR].addr, 1);
-		if (items[i].dso && !items[i].sym) {
-			items[i].sym = c->als[i].sym =
-				session_find_symbol(ctx->session, (struct dso *)items[i].dso,
-						    c->als[i].addr);
-			if (items[i].sym)
-				__builtin_prefetch(items[i].sym);
-		}
+		if (items[i].dso && !items[i].sym)
+			c->lookups[n++] = (struct sym_lookup){ (struct dso *)items[i].dso,
+							       c->als[i].addr, &items[i].sym,
+							       &items[i], 0 };
+		else
+			items[i].match = cc_item_match(ctx->cg.key, &items[i]);
 	}
-	for (u32 i = 0; i < c->nr; i++)
-		items[i].match = cc_item_match(ctx->cg.key, &items[i]);
+	lookup_cached(ctx, c->lookups, n, CHAIN_FAR, CHAIN_NEAR);
 }
 
-/* One symbol the histogram thread looks up: where, where it goes, and
- * its chain item (NULL for the sample's own symbol). */
-struct sym_lookup {
-	struct dso *dso;
-	u64 addr;
-	const struct symbol **sym;
-	struct cc_item *item;
-	u32 slot;		/* in the cache */
-};
-
-/*
- * The histogram thread's cache of its lookups (ctx->cg_lookup), direct
- * mapped: (dso, map-relative address) to symbol and match value.  The
- * addresses of call chains repeat, and a hit reads one slot where a
- * lookup reads a bucket, ranges and the symbol.  A slot of an older
- * generation is empty: the session's sync hook (sync_chains()) starts a
- * new generation before the session changes any symbol.
- */
-#define SYM_CACHE_BITS 16
-
-struct sym_cache_slot {
-	const struct dso *dso;
-	u64 addr;
-	const struct symbol *sym;
-	u64 match;		/* cc_item_match() by function of an item
-				   with sym (not NULL) */
-	u32 gen;
-};
-
-struct sym_cache {
-	struct sym_cache_slot slot[1u << SYM_CACHE_BITS];
-	u32 gen;		/* starts at 1: zeroed slots are empty */
-};
-
-static u32 sym_cache_slot(const struct dso *dso, u64 addr)
-{
-	return (u32)(hash_u64(addr ^ (u64)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) >>
-		     (64 - SYM_CACHE_BITS));
-}
-
-/* The session's sync hook with ctx->cg_lookup: the histogram thread
- * idle, its cached lookups forgotten. */
+/* The session's sync hook with call graphs: the histogram thread idle
+ * (with ctx->cg_lookup), the cached lookups forgotten. */
 static void sync_chains(void *arg)
 {
 	struct report_ctx *ctx = arg;
 
-	batchq_sync(ctx->cg_pipe);
+	if (ctx->cg_lookup)
+		batchq_sync(ctx->cg_pipe);
 	ctx->sym_cache->gen++;
 }
 
@@ -896,7 +935,6 @@ static void sync_chains(void *arg)
 static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsigned char *end)
 {
 	struct sym_lookup *v = ctx->lookups;
-	struct sym_cache *cache = ctx->sym_cache;
 	u32 n = 0;
 
 	for (unsigned char *q = p; q < end; ) {
@@ -916,38 +954,7 @@ static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsign
 		}
 		q += ITEM_CHAIN_SIZE(it->nr);
 	}
-	for (u32 i = 0; i < n; i++)
-		v[i].slot = sym_cache_slot(v[i].dso, v[i].addr);
-	for (u32 i = 0; i < n; i++) {
-		struct sym_cache_slot *c = &cache->slot[v[i].slot];
-		struct cc_item item;
-
-		if (i + PREFETCH_FAR < n)
-			__builtin_prefetch(&cache->slot[v[i + PREFETCH_FAR].slot]);
-		if (i + PREFETCH_NEAR < n) {
-			const struct sym_cache_slot *ahead = &cache->slot[v[i + PREFETCH_NEAR].slot];
-
-			if (ahead->gen != cache->gen || ahead->dso != v[i + PREFETCH_NEAR].dso ||
-			    ahead->addr != v[i + PREFETCH_NEAR].addr)
-				session_prefetch_symbol(v[i + PREFETCH_NEAR].dso,
-							v[i + PREFETCH_NEAR].addr, 0);
-		}
-		if (c->gen != cache->gen || c->dso != v[i].dso || c->addr != v[i].addr) {
-			item.ip = 0;
-			item.dso = v[i].dso;
-			item.sym = session_find_symbol(ctx->session, v[i].dso, v[i].addr);
-			c->dso = v[i].dso;
-			c->addr = v[i].addr;
-			c->sym = item.sym;
-			c->match = item.sym ? cc_item_match(CC_KEY_FUNCTION, &item) : 0;
-			c->gen = cache->gen;
-		}
-		*v[i].sym = c->sym;
-		/* cc_item_match(): without a symbol or by address, the address */
-		if (v[i].item)
-			v[i].item->match = c->sym && ctx->cg.key == CC_KEY_FUNCTION ? c->match :
-					   v[i].item->ip;
-	}
+	lookup_cached(ctx, v, n, PREFETCH_FAR, PREFETCH_NEAR);
 }
 
 /* The tree thread's work on one batch of chains. */
@@ -1432,20 +1439,21 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 		else
 			session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
+	if (ctx->cg.enabled) {
+		ctx->sym_cache = xcalloc(1, sizeof(*ctx->sym_cache));
+		ctx->sym_cache->gen = 1;
+		session_set_sync(ctx->session, sync_chains, ctx);
+	}
 	if (ctx->cg.enabled && two_threads) {
 		ctx->rec_ahead = xmalloc(sizeof(*ctx->rec_ahead));
 		ctx->rec_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_records, ctx);
 		ctx->cg_lookup = two_threads_symbols;
-		if (ctx->cg_lookup) {
+		if (ctx->cg_lookup)
 			ctx->lookups = xmalloc(LOOKUPS_PER_BATCH * sizeof(*ctx->lookups));
-			ctx->sym_cache = xcalloc(1, sizeof(*ctx->sym_cache));
-			ctx->sym_cache->gen = 1;
-		}
 		ctx->chain_items = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
 					   sizeof(*ctx->chain_items));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
-		if (ctx->cg_lookup)
-			session_set_sync(ctx->session, sync_chains, ctx);
+
 	}
 	return 0;
 }
@@ -1472,8 +1480,6 @@ static void stop_threads(struct report_ctx *ctx)
 		ctx->rec_ahead = NULL;
 		free(ctx->lookups);
 		ctx->lookups = NULL;
-		free(ctx->sym_cache);
-		ctx->sym_cache = NULL;
 		free(ctx->chain_items);
 		ctx->chain_items = NULL;
 		if (ctx->cg_lookup)
@@ -1552,6 +1558,7 @@ out:
 	hist_strings_free(ctx->strs);
 	if (ctx->session)
 		session_free(ctx->session);
+	free(ctx->sym_cache);
 	free_list(ctx->filters.comms);
 	free_list(ctx->filters.dsos);
 	free_list(ctx->filters.symbols);
