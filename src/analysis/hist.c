@@ -960,8 +960,12 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
 		return;
 	}
 	slot = h->index[hash & h->index_mask];
-	if (slot && SLOT_HASH(slot) == hash)
+	if (slot && SLOT_HASH(slot) == hash) {
 		__builtin_prefetch(&h->entries[SLOT_ENTRY(slot)]);
+		/* hists_callgraph_walks() reads its origin */
+		if (h->cc)
+			__builtin_prefetch(&h->origins[SLOT_ENTRY(slot)]);
+	}
 }
 
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,

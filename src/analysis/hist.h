@@ -293,7 +293,8 @@ int hists_add_prepared(struct hists *h, const struct hist_prepared *p,
 		       const struct symbol *sym, u8 filtered, const struct dso *dso, int late);
 /* Brings into the cache the index slot hists_add_prepared() will read
  * for this add (stage 0) and then, once that is in, the entry the slot
- * holds (stage 1): a hint, for an add made a little later. */
+ * holds and its origin (stage 1): a hint, for an add made a little
+ * later. */
 void hists_prefetch(const struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym, int stage);
 /* The string id of a DSO's name (0 for NULL), on the thread that prepares. */

@@ -421,8 +421,8 @@ struct item_node {
 };
 
 /* The pipe between the threads: PIPE_BATCHES batches of PIPE_BATCH bytes. */
-#define PIPE_BATCH (128 << 10)
-#define PIPE_BATCHES 32
+#define PIPE_BATCH (256 << 10)
+#define PIPE_BATCHES 16
 
 #define ITEM_SIZE(t)	((sizeof(t) + 7) & ~(size_t)7)
 

@@ -140,13 +140,15 @@ else
 fi
 
 # chains longer than the pipe between report's threads takes in one item
-# (about 3500 frames): added on the reading thread, as perf reports them
-if gen deep5000 deep 20 5000; then
-	both "deep5000 --max-stack 5000 --no-children" "$TMP/deep5000.data" \
-		--max-stack 5000 --no-children
-	rm -f "$TMP/deep5000.data"
+# (about 7000 frames; a record holds at most about 8000): added on the
+# reading thread, as perf reports them
+if gen deep8000 deep 20 8000; then
+	both "deep8000 --max-stack 8000 --no-children" "$TMP/deep8000.data" \
+		--max-stack 8000 --no-children
+	both "deep8000 --max-stack 8000" "$TMP/deep8000.data" --max-stack 8000
+	rm -f "$TMP/deep8000.data"
 else
-	not_ok "scale deep5000: generate"
+	not_ok "scale deep8000: generate"
 fi
 
 # --- 3. millions of distinct paths ------------------------------------------
