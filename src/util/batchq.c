@@ -3,6 +3,12 @@
  * Batch number n (counting from 0) lives in buffer n % nr_batches; the
  * producer fills batch "filled", the consumer has finished batches below
  * "consumed".  Both counters only grow, under the lock.
+ *
+ * Each wake-up is a system call and may switch the woken thread in for
+ * the one that woke it, so neither thread is woken for every batch: a
+ * consumer that ran dry sleeps until wake_at batches wait (or a sync or
+ * the end asks for the rest), and a producer that found the ring full
+ * sleeps until wake_at batches are free (or, syncing, until all are).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -14,16 +20,19 @@
 struct batchq {
 	pthread_t thread;
 	pthread_mutex_t lock;
-	pthread_cond_t more;		/* signalled when filled grows or stop */
-	pthread_cond_t room;		/* signalled when consumed grows */
+	pthread_cond_t more;		/* the consumer's: see the top */
+	pthread_cond_t room;		/* the producer's */
 	batchq_consume_fn *consume;
 	void *arg;
 	size_t batch_bytes;
 	unsigned nr_batches;
+	unsigned wake_at;		/* batches a sleeper waits for */
 	unsigned char *buf;		/* nr_batches * batch_bytes */
 	size_t *len;			/* bytes in each buffer */
 	unsigned long filled;		/* batches handed over */
 	unsigned long consumed;		/* batches the consumer is done with */
+	int consumer_asleep, producer_asleep;
+	int flush;			/* batchq_sync(): every batch, now */
 	int stop;
 	size_t fill;			/* producer: bytes in batch "filled" */
 };
@@ -35,16 +44,24 @@ static void *consumer(void *arg)
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
-		while (q->consumed == q->filled && !q->stop)
-			pthread_cond_wait(&q->more, &q->lock);
-		if (q->consumed == q->filled)
-			break;
+		if (q->consumed == q->filled) {
+			q->consumer_asleep = 1;
+			while (!q->stop && (q->consumed == q->filled ||
+					    (q->filled - q->consumed < q->wake_at && !q->flush)))
+				pthread_cond_wait(&q->more, &q->lock);
+			q->consumer_asleep = 0;
+			if (q->consumed == q->filled)
+				break;
+		}
 		n = q->consumed % q->nr_batches;
 		pthread_mutex_unlock(&q->lock);
 		q->consume(q->arg, q->buf + n * q->batch_bytes, q->len[n]);
 		pthread_mutex_lock(&q->lock);
 		q->consumed++;
-		pthread_cond_signal(&q->room);
+		if (q->producer_asleep && (q->consumed == q->filled ||
+					   (!q->flush && q->filled - q->consumed <=
+					    q->nr_batches - q->wake_at)))
+			pthread_cond_signal(&q->room);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return NULL;
@@ -59,6 +76,7 @@ struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
 	q->arg = arg;
 	q->batch_bytes = batch_bytes & ~(size_t)7;
 	q->nr_batches = nr_batches;
+	q->wake_at = nr_batches >= 4 ? nr_batches / 4 : 1;
 	q->buf = xmalloc(q->batch_bytes * nr_batches);
 	q->len = xcalloc(nr_batches, sizeof(*q->len));
 	pthread_mutex_init(&q->lock, NULL);
@@ -77,9 +95,14 @@ static void hand_over(struct batchq *q)
 	pthread_mutex_lock(&q->lock);
 	q->len[q->filled % q->nr_batches] = q->fill;
 	q->filled++;
-	pthread_cond_signal(&q->more);
-	while (q->filled - q->consumed == q->nr_batches)
-		pthread_cond_wait(&q->room, &q->lock);
+	if (q->consumer_asleep && q->filled - q->consumed >= q->wake_at)
+		pthread_cond_signal(&q->more);
+	if (q->filled - q->consumed == q->nr_batches) {
+		q->producer_asleep = 1;
+		while (q->filled - q->consumed > q->nr_batches - q->wake_at)
+			pthread_cond_wait(&q->room, &q->lock);
+		q->producer_asleep = 0;
+	}
 	pthread_mutex_unlock(&q->lock);
 	q->fill = 0;
 }
@@ -102,8 +125,14 @@ void batchq_sync(struct batchq *q)
 {
 	hand_over(q);
 	pthread_mutex_lock(&q->lock);
+	q->flush = 1;
+	if (q->consumer_asleep)
+		pthread_cond_signal(&q->more);
+	q->producer_asleep = 1;
 	while (q->consumed != q->filled)
 		pthread_cond_wait(&q->room, &q->lock);
+	q->producer_asleep = 0;
+	q->flush = 0;
 	pthread_mutex_unlock(&q->lock);
 }
 
