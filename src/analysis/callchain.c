@@ -434,23 +434,16 @@ static inline u64 rotl64(u64 x, int r)
 
 /* Two independent 64-bit hashes of a sample's walks and items (DSO and
  * match value: what the appends compare). */
-void callchain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_item *items,
-		    u32 nr, struct cc_chain_hash *hash)
-{
-	u64 a = 0x243f6a8885a308d3ULL ^ ((u64)nr_walks << 32 | nr), b = 0x13198a2e03707344ULL ^ a;
-
+/* One step of the chain hashes: two independent 64-bit lanes a and b. */
 #define MIX(w) do {							\
 		u64 w_ = (w);						\
 		a = rotl64((a ^ w_) * 0x9e3779b97f4a7c15ULL, 31);	\
 		b = rotl64(b + w_, 27) * 0xc2b2ae3d27d4eb4fULL ^ (b >> 29); \
 	} while (0)
-	for (u32 i = 0; i < nr_walks; i++)
-		MIX((u64)walks[i].tree << 32 | walks[i].start);
-	for (u32 i = 0; i < nr; i++) {
-		MIX((uintptr_t)items[i].dso);
-		MIX(items[i].match);
-	}
-#undef MIX
+
+/* The two lanes, finalized, as a key. */
+static void chain_hash_finish(u64 a, u64 b, struct cc_chain_hash *hash)
+{
 	a ^= a >> 33;
 	a *= 0xff51afd7ed558ccdULL;
 	a ^= a >> 33;
@@ -459,6 +452,20 @@ void callchain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_i
 	b ^= b >> 29;
 	hash->h1 = a;
 	hash->h2 = b | 1;	/* 0 marks an empty slot */
+}
+
+void callchain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_item *items,
+		    u32 nr, struct cc_chain_hash *hash)
+{
+	u64 a = 0x243f6a8885a308d3ULL ^ ((u64)nr_walks << 32 | nr), b = 0x13198a2e03707344ULL ^ a;
+
+	for (u32 i = 0; i < nr_walks; i++)
+		MIX((u64)walks[i].tree << 32 | walks[i].start);
+	for (u32 i = 0; i < nr; i++) {
+		MIX((uintptr_t)items[i].dso);
+		MIX(items[i].match);
+	}
+	chain_hash_finish(a, b, hash);
 }
 
 static void seen_grow(struct callchain_forest *f)
@@ -501,6 +508,41 @@ static void room(void **v, u64 *alloc, u64 used, u64 n, size_t size)
 	while (used + n > *alloc)
 		*alloc = *alloc ? 2 * *alloc : 4096;
 	*v = xrealloc(*v, *alloc * size);
+}
+
+void callchain_hash_entry(const u64 *entry, u32 nr_words, const struct cc_item *items,
+			  const char *levels, u32 nr, struct cc_chain_hash *hash)
+{
+	u64 a = 0x452821e638d01377ULL ^ ((u64)nr_words << 32 | nr), b = 0xbe5466cf34e90c6cULL ^ a;
+
+	for (u32 i = 0; i < nr_words; i++)
+		MIX(entry[i]);
+	/* as callchain_hash(): items by DSO and match value (their first
+	   sample's addresses are the record's) */
+	for (u32 i = 0; i < nr; i++) {
+		MIX((uintptr_t)items[i].dso ^ (u64)(u8)levels[i] << 56);
+		MIX(items[i].match);
+		MIX((uintptr_t)items[i].sym);
+	}
+	chain_hash_finish(a, b, hash);
+}
+
+int callchain_record_again(struct callchain_forest *f, const struct cc_chain_hash *hash,
+			   u64 period)
+{
+	struct chain_seen *s;
+	struct chain_rec *r;
+
+	if (!f->seen)
+		return 0;
+	s = seen_slot(f, hash->h1, hash->h2);
+	if (!s->h2)
+		return 0;
+	r = &f->recs[s->rec];
+	r->period += period;
+	r->again_period += period;
+	r->count++;
+	return 1;
 }
 
 void callchain_record(struct callchain_forest *f, const struct cc_walk *walks, u32 nr_walks,
@@ -555,6 +597,7 @@ void callchain_record_hashed(struct callchain_forest *f, const struct cc_chain_h
 	s->rec = f->nr_seen;
 	r = &f->recs[f->nr_seen++];
 	r->period = period;
+	r->again_period = 0;
 	r->count = 1;
 	r->item = (u32)f->nr_rec_items;
 	r->nr_items = nr;

@@ -153,6 +153,8 @@ struct chain_seen {
 /* The samples with the same walks and items: what to append for them. */
 struct chain_rec {
 	u64 period;		/* sum of their periods */
+	u64 again_period;	/* that of those callchain_record_again()
+				   took (all but the first) */
 	u32 count;		/* how many */
 	u32 item, nr_items;	/* their items in rec_items */
 	u32 walk, nr_walks;	/* their walks in rec_walks */
@@ -194,6 +196,20 @@ void callchain_hash(const struct cc_walk *walks, u32 nr_walks, const struct cc_i
  * it changes nothing. */
 void callchain_record_prefetch(const struct callchain_forest *f,
 			       const struct cc_chain_hash *hash, int stage);
+
+/*
+ * Another key for a forest's records, for children mode, where a sample's
+ * walks follow from its entry and chain (hists_record_callgraph()): the
+ * words that tell the sample's entry, then its items (by DSO, match value
+ * and symbol) and their levels.
+ */
+void callchain_hash_entry(const u64 *entry, u32 nr_words, const struct cc_item *items,
+			  const char *levels, u32 nr, struct cc_chain_hash *hash);
+
+/* When a record keyed hash exists: adds period to it (again_period too)
+ * and one to its count, and returns 1; else returns 0. */
+int callchain_record_again(struct callchain_forest *f, const struct cc_chain_hash *hash,
+			   u64 period);
 
 /* callchain_record() of a chain whose key was computed already. */
 void callchain_record_hashed(struct callchain_forest *f, const struct cc_chain_hash *hash,

@@ -1085,6 +1085,67 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u3
 	return n;
 }
 
+/* hists_chain_key() of an entry key: the fields same_key() compares. */
+static void chain_key(const struct hists *h, const struct hist_entry *k,
+		      const struct cc_item *items, const char *levels, u32 nr,
+		      struct cc_chain_hash *hash)
+{
+	unsigned mask = h->lay->key_mask;
+	int by_sym = (mask & (1u << HD_SYM)) != 0;
+	const u64 w[6] = {
+		mask & (1u << HD_PID) ? (u32)k->tid : 0,
+		mask & (1u << HD_COMM) ? k->comm : 0,
+		mask & (1u << HD_DSO) ? k->dso_name : 0,
+		mask & (1u << HD_CPU) ? (u32)k->cpu : 0,
+		by_sym ? (k->sym ? (uintptr_t)k->sym : k->addr) : 0,
+		by_sym && k->sym,
+	};
+
+	callchain_hash_entry(w, 6, items, levels, nr, hash);
+}
+
+void hists_chain_key(const struct hists *h, const struct hist_prepared *p,
+		     const struct symbol *sym, const struct cc_item *items, const char *levels,
+		     u32 nr, struct cc_chain_hash *hash)
+{
+	struct hist_entry k;
+
+	prepared_key(p, sym, &k);
+	chain_key(h, &k, items, levels, nr, hash);
+}
+
+void hists_record_callgraph(struct hists *h, const struct cc_chain_hash *hash,
+			    const struct cc_item *items, const u32 *dso_names, const char *levels,
+			    u32 nr, u64 period, struct cc_walk *walks)
+{
+	u32 n;
+
+	if (!h->cc || !nr || h->last_entry == HIST_NO_ENTRY)
+		return;
+	if (callchain_record_again(h->cc, hash, period))
+		return;
+	n = hists_callgraph_walks(h, items, dso_names, levels, nr, 1, walks);
+	callchain_record_hashed(h->cc, hash, walks, n, items, nr, period);
+}
+
+/* What hists_record_callgraph() left for the end: each record's later
+ * samples credited to the entries its chain reaches past the sample's
+ * own (walks[0], credited by their adds), as their walks would have. */
+static void credit_records(struct hists *h)
+{
+	const struct callchain_forest *f = h->cc;
+
+	for (u32 i = 0; i < f->nr_seen; i++) {
+		const struct chain_rec *r = &f->recs[i];
+		const struct cc_walk *w = f->rec_walks + r->walk;
+
+		if (!r->again_period)
+			continue;
+		for (u32 k = 1; k < r->nr_walks; k++)
+			h->entries[w[k].tree].acc_period += r->again_period;
+	}
+}
+
 void hists_add_callgraph(struct hists *h, const struct cc_item *items, const char *levels,
 			 u32 nr, u64 period, int children)
 {
@@ -1098,6 +1159,14 @@ void hists_add_callgraph(struct hists *h, const struct cc_item *items, const cha
 	}
 	for (u32 i = 0; children && i < nr; i++)
 		h->walk_dso_names[i] = hist_dso_id(h->strs, items[i].dso);
+	if (children) {
+		struct cc_chain_hash hash;
+
+		chain_key(h, &h->cur.key, items, levels, nr, &hash);
+		hists_record_callgraph(h, &hash, items, h->walk_dso_names, levels, nr, period,
+				       h->walks);
+		return;
+	}
 	n = hists_callgraph_walks(h, items, h->walk_dso_names, levels, nr, children, h->walks);
 	callchain_record(h->cc, h->walks, n, items, nr, period);
 }
@@ -1975,6 +2044,8 @@ void hists_finish(struct hists *h, int dso_list_given)
 
 	while (h->queue_len)
 		apply_oldest(h);
+	if (h->cc)
+		credit_records(h);
 	/* the trees are built meanwhile: nothing below reads them or their
 	   roots until the merges, which wait for them */
 	if (h->cc) {

@@ -255,6 +255,23 @@ void hists_add_callgraph(struct hists *h, const struct cc_item *items, const cha
  */
 u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u32 *dso_names,
 			  const char *levels, u32 nr, int children, struct cc_walk *walks);
+/*
+ * Children mode's second half, walks and record at once: a sample with
+ * the entry and chain (items and levels) of one recorded before only adds
+ * its period to that record, and hists_finish() credits the entries the
+ * chain reaches with it then (the first such sample made its walks and
+ * adds); a new one is walked and recorded.  hash: hists_chain_key() of
+ * the sample; walks: room for nr + 1.
+ */
+void hists_record_callgraph(struct hists *h, const struct cc_chain_hash *hash,
+			    const struct cc_item *items, const u32 *dso_names, const char *levels,
+			    u32 nr, u64 period, struct cc_walk *walks);
+/* The key hists_record_callgraph() finds a sample's record by, from its
+ * prepared add (with sym) and chain: computable ahead of the add, for
+ * callchain_record_prefetch(). */
+void hists_chain_key(const struct hists *h, const struct hist_prepared *p,
+		     const struct symbol *sym, const struct cc_item *items, const char *levels,
+		     u32 nr, struct cc_chain_hash *hash);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

@@ -212,6 +212,7 @@ struct report_ctx {
 	struct sym_lookup *lookups;	/* its scratch: a batch's lookups */
 	struct sym_cache *sym_cache;	/* and its cache of them */
 	const struct item_chain **chain_items;	/* and where its items start */
+	struct cc_chain_hash *chain_keys;	/* and their record keys */
 	struct chainstats *chainstats;	/* --stats on a file with call chains */
 	u64 nr_records;
 	double progress_start, progress_last;
@@ -963,15 +964,23 @@ static void consume_chains(void *arg, const void *items, size_t len)
 	struct report_ctx *ctx = arg;
 	const unsigned char *p = items, *end = p + len;
 	const struct item_chain **v = ctx->chain_items;
+	struct cc_chain_hash *keys = ctx->chain_keys;
 	u32 nr = 0;
 
 	/* the batch is this thread's until it returns */
 	if (ctx->cg_lookup)
 		lookup_chains(ctx, (unsigned char *)p, end);
 	while (p < end) {
-		v[nr] = (const void *)p;
-		p += ITEM_CHAIN_SIZE(v[nr]->nr);
-		nr++;
+		const struct item_chain *it = (const void *)p;
+		const struct cc_item *chain = (const void *)(it + 1);
+
+		/* children mode: each sample's record key, to fetch ahead */
+		if (ctx->children)
+			hists_chain_key(&ctx->hists[it->evsel_idx], &it->prepared, it->sym, chain,
+					(const char *)((const u32 *)(chain + it->nr) + it->nr),
+					it->nr, &keys[nr]);
+		v[nr++] = it;
+		p += ITEM_CHAIN_SIZE(it->nr);
 	}
 	for (u32 k = 0; k < nr; k++) {
 		const struct item_chain *it = v[k];
@@ -988,6 +997,12 @@ static void consume_chains(void *arg, const void *items, size_t len)
 		if (k + PREFETCH_NEAR < nr)
 			hists_prefetch(&ctx->hists[v[k + PREFETCH_NEAR]->evsel_idx],
 				       &v[k + PREFETCH_NEAR]->prepared, v[k + PREFETCH_NEAR]->sym, 1);
+		if (ctx->children && k + PREFETCH_FAR < nr)
+			callchain_record_prefetch(ctx->hists[v[k + PREFETCH_FAR]->evsel_idx].cc,
+						  &keys[k + PREFETCH_FAR], 0);
+		if (ctx->children && k + PREFETCH_NEAR < nr)
+			callchain_record_prefetch(ctx->hists[v[k + PREFETCH_NEAR]->evsel_idx].cc,
+						  &keys[k + PREFETCH_NEAR], 1);
 		if (it->nr + 1 > ctx->cg_walks_room) {
 			ctx->cg_walks_room = it->nr + 1;
 			ctx->cg_walks = xrealloc(ctx->cg_walks,
@@ -997,8 +1012,12 @@ static void consume_chains(void *arg, const void *items, size_t len)
 			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, it->sym, it->has_map,
 						      it->ip);
 		hists_add_prepared(h, &it->prepared, it->sym, filtered, it->dso, 0);
-		n = hists_callgraph_walks(h, chain, dso_names, levels, it->nr, ctx->children,
-					  ctx->cg_walks);
+		if (ctx->children) {
+			hists_record_callgraph(h, &keys[k], chain, dso_names, levels, it->nr,
+					       it->prepared.period, ctx->cg_walks);
+			continue;
+		}
+		n = hists_callgraph_walks(h, chain, dso_names, levels, it->nr, 0, ctx->cg_walks);
 		if (n) {
 			struct item_record *r = batchq_alloc(ctx->rec_pipe,
 							     ITEM_RECORD_SIZE(it->nr, n));
@@ -1132,7 +1151,8 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 		u8 filtered = 0;
 
 		batchq_sync(ctx->cg_pipe);
-		batchq_sync(ctx->rec_pipe);
+		if (ctx->rec_pipe)
+			batchq_sync(ctx->rec_pipe);
 		if (ctx->cg_lookup) {
 			lookup_symbols(ctx, c);
 			sym = session_find_symbol(ctx->session, al->dso, al->addr);
@@ -1445,13 +1465,19 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 		session_set_sync(ctx->session, sync_chains, ctx);
 	}
 	if (ctx->cg.enabled && two_threads) {
-		ctx->rec_ahead = xmalloc(sizeof(*ctx->rec_ahead));
-		ctx->rec_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_records, ctx);
-		ctx->cg_lookup = two_threads_symbols;
+		/* children mode records on the histogram thread
+		   (hists_record_callgraph()) */
+		if (!ctx->children) {
+			ctx->rec_ahead = xmalloc(sizeof(*ctx->rec_ahead));
+			ctx->rec_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_records, ctx);
+		}
+		ctx->cg_lookup = two_threads_symbols && !ctx->children;
 		if (ctx->cg_lookup)
 			ctx->lookups = xmalloc(LOOKUPS_PER_BATCH * sizeof(*ctx->lookups));
 		ctx->chain_items = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
 					   sizeof(*ctx->chain_items));
+		ctx->chain_keys = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
+					  sizeof(*ctx->chain_keys));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
 
 	}
@@ -1482,6 +1508,8 @@ static void stop_threads(struct report_ctx *ctx)
 		ctx->lookups = NULL;
 		free(ctx->chain_items);
 		ctx->chain_items = NULL;
+		free(ctx->chain_keys);
+		ctx->chain_keys = NULL;
 		if (ctx->cg_lookup)
 			session_set_sync(ctx->session, NULL, NULL);
 		ctx->cg_lookup = 0;
