@@ -1736,37 +1736,37 @@ static u64 name_prefix(const struct symbol *sym)
 	return i ? v << (8 * (8 - i)) : 0;
 }
 
-/* The output tree of children mode with call graphs (see depth_order()). */
-struct depth_tree {
-	const struct hists *h;
-	const u64 *rows;	/* in input-tree order */
-	int stride, sym_key;
-	const struct thread **thread;	/* per row: its entry's thread */
-	const u32 *max_depth;		/* and its deepest chain */
-};
-
-static int cmp_last_word(const void *a, const void *b, void *vt)
+/* Dense numbers for the threads of the sorted rows' entries (equal
+ * threads, equal numbers): ids[j] for row j. */
+static void thread_ids(const struct hists *h, const u64 *rows, int stride, u32 n, u32 *ids)
 {
-	const struct depth_tree *t = vt;
-	u64 x = t->rows[(size_t)*(const u32 *)a * t->stride + t->stride - 1];
-	u64 y = t->rows[(size_t)*(const u32 *)b * t->stride + t->stride - 1];
+	u32 mask = 15, next = 0;
+	const struct thread **key;
+	u32 *val;
 
-	return x < y ? -1 : x > y;
-}
+	while (mask + 1 < 2 * (u64)n)
+		mask = mask * 2 + 1;
+	key = xcalloc((size_t)mask + 1, sizeof(*key));
+	val = xmalloc(((size_t)mask + 1) * sizeof(*val));
+	for (u32 j = 0; j < n; j++) {
+		const struct thread *t = h->origins[(u32)rows[(size_t)j * stride + stride - 1]].thread;
+		u32 k = (u32)hash_u64((uintptr_t)t) & mask;
 
-static int depth_goes_left(const void *vt, u32 x, u32 c)
-{
-	const struct depth_tree *t = vt;
-	const u64 *a = t->rows + (size_t)x * t->stride, *b = t->rows + (size_t)c * t->stride;
-	int r;
-
-	if (a[0] != b[0])
-		return a[0] < b[0];
-	if (t->thread[x] == t->thread[c] && t->max_depth[x] != t->max_depth[c])
-		return t->h->cc_caller_first ? t->max_depth[x] > t->max_depth[c] :
-					       t->max_depth[x] < t->max_depth[c];
-	r = row_cmp(a + 1, b + 1, t->stride - 1, t->sym_key > 0 ? t->sym_key - 1 : -1);
-	return r < 0;
+		/* NULL, never a key, gets the id n */
+		if (!t) {
+			ids[j] = n;
+			continue;
+		}
+		while (key[k] && key[k] != t)
+			k = (k + 1) & mask;
+		if (!key[k]) {
+			key[k] = t;
+			val[k] = next++;
+		}
+		ids[j] = val[k];
+	}
+	free(key);
+	free(val);
 }
 
 /*
@@ -1774,41 +1774,58 @@ static int depth_goes_left(const void *vt, u32 x, u32 c)
  * period and the same thread put the one with the deeper chain first in
  * caller order (last in callee order); other pairs go on to the next
  * keys.  That is not an order, so the rows (sorted, children period
- * first) are reordered by perf's output tree, entries inserted in
- * input-tree order (their rows' last word).
+ * first, each its place's rank) are reordered by perf's output tree, the
+ * entries inserted in input-tree order (the high half of their rows' last
+ * word): rbtree_build_ranked() with groups of equal children period,
+ * keyed by thread and depth.
  */
-static void depth_order(struct hists *h, u64 *rows, int stride, int sym_key)
+static void depth_order(struct hists *h, u64 *rows, int stride)
 {
-	u32 n = h->nr_sorted, *order = xmalloc((n ? n : 1) * sizeof(u32));
-	u64 *in = xmalloc(((size_t)n ? n : 1) * stride * sizeof(u64));
-	u32 *by_input = xmalloc((n ? n : 1) * sizeof(u32));
-	const struct thread **thread = xmalloc((n ? n : 1) * sizeof(*thread));
-	u32 *max_depth = xmalloc((n ? n : 1) * sizeof(*max_depth));
-	struct depth_tree t = { h, rows, stride, sym_key, thread, max_depth };
+	u32 n = h->nr_sorted, ne = h->nr_entries, k = 0, group = 0;
+	u32 *by_tree = xmalloc((ne ? ne : 1) * sizeof(u32)), *groups = xmalloc((n ? n : 1) * sizeof(u32));
+	u32 *input = xmalloc((n ? n : 1) * sizeof(u32)), *order = xmalloc((n ? n : 1) * sizeof(u32));
+	u32 *ids = xmalloc((n ? n : 1) * sizeof(u32));
+	struct rb_rank *ranks = xmalloc((n ? n : 1) * sizeof(*ranks));
+	u8 *how = xmalloc((size_t)n + 1);
+	u64 *out = xmalloc(((size_t)n ? n : 1) * stride * sizeof(u64));
 
-	/* rows in input-tree order: by their last word */
+	memset(how, h->cc_caller_first ? RB_BY_SUBKEY_DESC : RB_BY_SUBKEY_ASC, (size_t)n + 1);
+	memset(by_tree, 0xff, (ne ? ne : 1) * sizeof(u32));
 	for (u32 j = 0; j < n; j++)
-		by_input[j] = j;
-	qsort_r(by_input, n, sizeof(u32), cmp_last_word, &t);
+		by_tree[rows[(size_t)j * stride + stride - 1] >> 32] = j;
+	for (u32 r = 0; r < ne; r++)
+		if (by_tree[r] != ~0u)
+			input[k++] = by_tree[r];
+	thread_ids(h, rows, stride, n, ids);
+	/* a row's group: its children period's, in sorted order */
 	for (u32 j = 0; j < n; j++) {
-		const struct hist_origin *o;
+		const u64 *row = rows + (size_t)j * stride;
 
-		memcpy(in + (size_t)j * stride, rows + (size_t)by_input[j] * stride,
-		       stride * sizeof(u64));
-		o = &h->origins[(u32)in[(size_t)j * stride + stride - 1]];
-		thread[j] = o->thread;
-		max_depth[j] = o->max_depth;
+		if (j && row[0] != row[-stride])
+			group++;
+		groups[j] = group;
 	}
-	t.rows = in;
-	rbtree_build(n, depth_goes_left, &t, order);
-	for (u32 j = 0; j < n; j++)
-		memcpy(rows + (size_t)j * stride, in + (size_t)order[j] * stride,
+	for (u32 x = 0; x < n; x++) {
+		u32 j = input[x];
+		const struct hist_origin *o = &h->origins[(u32)rows[(size_t)j * stride + stride - 1]];
+
+		ranks[x].rank = (u64)groups[j] << 32 | j;
+		ranks[x].key = (u64)ids[j] << 32 | o->max_depth;
+		ranks[x].cls = 0;
+	}
+	rbtree_build_ranked(n, ranks, how, NULL, NULL, order);
+	for (u32 x = 0; x < n; x++)
+		memcpy(out + (size_t)x * stride, rows + (size_t)input[order[x]] * stride,
 		       stride * sizeof(u64));
+	memcpy(rows, out, (size_t)n * stride * sizeof(u64));
+	free(by_tree);
+	free(groups);
+	free(input);
 	free(order);
-	free(in);
-	free(by_input);
-	free(thread);
-	free(max_depth);
+	free(ids);
+	free(ranks);
+	free(how);
+	free(out);
 }
 
 static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
@@ -1871,7 +1888,7 @@ static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
 	}
 	sort_rows(rows, h->nr_sorted, stride, sym_key, !h->one_thread);
 	if (h->cc && dims[0] == HD_CHILDREN)
-		depth_order(h, rows, stride, sym_key);
+		depth_order(h, rows, stride);
 	for (u32 j = 0; j < h->nr_sorted; j++)
 		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + nr_keys]];
 	free(rows);

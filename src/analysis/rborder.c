@@ -167,6 +167,14 @@ void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered
 			p = c;
 			if (!how || (r ^ t[c].rank) >> 32) {
 				went_left = r < t[c].rank;
+			} else if (how >= RB_BY_SUBKEY_DESC) {
+				u64 ck = t[c].key;
+
+				if (!((key ^ ck) >> 32) && (u32)key != (u32)ck)
+					went_left = how == RB_BY_SUBKEY_DESC ? (u32)key > (u32)ck :
+									       (u32)key < (u32)ck;
+				else
+					went_left = r < t[c].rank;
 			} else if (how == RB_BY_KEY && cls != t[c].cls) {
 				went_left = cls < t[c].cls;
 			} else {

@@ -26,12 +26,17 @@ enum {
 			   (the sign of the wrapping difference), then, when
 			   both are equal, by goes_left() */
 	RB_BY_CALL,	/* by goes_left() */
+	RB_BY_SUBKEY_DESC,	/* two whose keys have the same high 32 bits
+				   but not the same low ones: the higher low
+				   half goes left; others by rank */
+	RB_BY_SUBKEY_ASC,	/* the same, the lower low half left */
 };
 
 /* What rbtree_build_ranked() knows of a node in advance. */
 struct rb_rank {
 	u64 rank;	/* the group (high 32 bits), then the place in it */
-	u64 key;	/* RB_BY_KEY groups: the address */
+	u64 key;	/* RB_BY_KEY groups: the address; RB_BY_SUBKEY_*:
+			   the key */
 	u8 cls;		/* RB_BY_KEY groups: lower classes go left */
 };
 
@@ -40,7 +45,8 @@ struct rb_rank {
  * of c when ranks[x].rank < ranks[c].rank, but for two nodes of one group
  * (the rank's high 32 bits) whose unordered[group] is not RB_BY_RANK: see
  * there.  The same tree as rbtree_build() with a goes_left() that agrees,
- * faster: a node keeps what it compares by with its links.
+ * faster: a node keeps what it compares by with its links.  goes_left
+ * may be NULL when no group is RB_BY_KEY or RB_BY_CALL.
  */
 void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered,
 			 int (*goes_left)(const void *ctx, u32 x, u32 c), const void *ctx,

@@ -26,6 +26,7 @@ struct test_node {
 	u32 group, place, tie;
 	u8 cls;
 	u64 addr;
+	u32 thread, depth;	/* RB_BY_SUBKEY_* */
 };
 
 struct test_tree {
@@ -59,6 +60,14 @@ static int full_goes_left(const void *vt, u32 x, u32 c)
 		if (d)
 			return d < 0;
 		return a->tie < b->tie;
+	case RB_BY_SUBKEY_DESC:
+	case RB_BY_SUBKEY_ASC:
+		/* as perf's output tree with call graphs: one thread's
+		   entries by depth, others by place */
+		if (a->thread == b->thread && a->depth != b->depth)
+			return t->how[a->group] == RB_BY_SUBKEY_DESC ? a->depth > b->depth :
+								       a->depth < b->depth;
+		return a->place < b->place;
 	default:
 		/* any comparison: the address's low bits, then the tie */
 		if ((a->addr & 7) != (b->addr & 7))
@@ -85,7 +94,7 @@ static void check_same_tree(u32 n, u32 nr_groups, u64 seed)
 	u64 s = seed;
 
 	for (u32 g = 0; g < nr_groups; g++)
-		how[g] = (u8)(rnd(&s) % 3);
+		how[g] = (u8)(rnd(&s) % 5);
 	for (u32 i = 0; i < n; i++) {
 		v[i].group = (u32)(rnd(&s) % nr_groups);
 		v[i].place = (u32)(rnd(&s) % 16);	/* equal places too */
@@ -93,8 +102,23 @@ static void check_same_tree(u32 n, u32 nr_groups, u64 seed)
 		v[i].cls = (u8)(rnd(&s) % 2);
 		/* a few addresses repeat, all of the circle is used */
 		v[i].addr = rnd(&s) % 3 ? rnd(&s) : (u64)(rnd(&s) % 4) << 62;
-		ranks[i].rank = (u64)v[i].group << 32 | (how[v[i].group] ? 0 : v[i].place);
-		ranks[i].key = v[i].addr;
+		v[i].thread = (u32)(rnd(&s) % 3);
+		v[i].depth = (u32)(rnd(&s) % 4);
+		switch (how[v[i].group]) {
+		case RB_BY_RANK:
+			ranks[i].rank = (u64)v[i].group << 32 | v[i].place;
+			ranks[i].key = 0;
+			break;
+		case RB_BY_SUBKEY_DESC:
+		case RB_BY_SUBKEY_ASC:
+			ranks[i].rank = (u64)v[i].group << 32 | v[i].place;
+			ranks[i].key = (u64)v[i].thread << 32 | v[i].depth;
+			break;
+		default:
+			ranks[i].rank = (u64)v[i].group << 32;
+			ranks[i].key = v[i].addr;
+			break;
+		}
 		ranks[i].cls = v[i].cls;
 	}
 	rbtree_build(n, full_goes_left, &t, plain);
