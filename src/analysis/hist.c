@@ -1970,13 +1970,14 @@ static void merge_comms(struct hists *h)
 /*
  * Which entries' trees can print a node: none whose period (its tree's
  * total) is below the threshold of cc_print_percent of the total period,
- * summed over the entries collapse_comms() might merge it with (those
- * equal in every key but comm).  NULL: all of them (no threshold, or
- * filtered entries, which make the total the output uses uncertain).
+ * summed over the entries merge_comms() will merge it with (those equal
+ * in every key, their comms rewritten already).  NULL: all of them (no
+ * threshold, or filtered entries, which make the total the output uses
+ * uncertain).
  */
 static u8 *trees_needed(const struct hists *h)
 {
-	unsigned mask = h->lay->key_mask & ~(1u << HD_COMM);
+	unsigned mask = h->lay->key_mask;
 	u32 n = h->nr_entries, index_mask = 1023, *group;
 	u64 total = 0, min_hit, *sum, *index;
 	u8 *need;
@@ -2055,7 +2056,7 @@ void hists_finish(struct hists *h, int dso_list_given)
 	u32 *order, *tree_rank, *rank;
 
 	pthread_t trees;
-	int trees_threaded = 0;
+	int trees_threaded = 0, comms_changed;
 	struct tree_job job = { h, NULL };
 	u32 *moved = NULL;
 
@@ -2063,6 +2064,8 @@ void hists_finish(struct hists *h, int dso_list_given)
 		apply_oldest(h);
 	if (h->cc)
 		credit_records(h);
+	/* the comms as the entries print (trees_needed() groups by them) */
+	comms_changed = rewrite_comms(h);
 	/* the trees are built meanwhile: nothing below reads them or their
 	   roots until the merges, which wait for them */
 	if (h->cc) {
@@ -2071,7 +2074,7 @@ void hists_finish(struct hists *h, int dso_list_given)
 	}
 	if (h->nr_late_entries)
 		moved = restore_order(h);
-	if (rewrite_comms(h)) {
+	if (comms_changed) {
 		if (trees_threaded)
 			pthread_join(trees, NULL);
 		trees_threaded = 0;
