@@ -1102,8 +1102,13 @@ static void resolve_cursor(struct report_ctx *ctx, const struct pd_sample *sampl
 			node->dso = NULL;
 			node->sym = NULL;
 		}
-		if (node->map)
+		if (node->map) {
 			level = node->level;
+			/* lookup_symbols() reads its cache slot */
+			if (!ctx->cg_lookup)
+				__builtin_prefetch(&ctx->sym_cache->slot[sym_cache_slot(node->dso,
+											 node->addr)]);
+		}
 		if (ctx->inline_frames && pd_chain_unwound(sample, j)) {
 			node->sym = session_find_symbol(ctx->session, node->dso, node->addr);
 			if (add_inlines(ctx, c, ip, level, n - i))
