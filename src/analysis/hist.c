@@ -1085,33 +1085,35 @@ u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u3
 	return n;
 }
 
-/* hists_chain_key() of an entry key: the fields same_key() compares. */
-static void chain_key(const struct hists *h, const struct hist_entry *k,
+/* hists_chain_key() of an entry key: the fields same_key() compares, and
+ * the sample's DSO (add_chain_dso() skips it without a symbol key). */
+static void chain_key(const struct hists *h, const struct hist_entry *k, const struct dso *dso,
 		      const struct cc_item *items, const char *levels, u32 nr,
 		      struct cc_chain_hash *hash)
 {
 	unsigned mask = h->lay->key_mask;
 	int by_sym = (mask & (1u << HD_SYM)) != 0;
-	const u64 w[6] = {
+	const u64 w[7] = {
 		mask & (1u << HD_PID) ? (u32)k->tid : 0,
 		mask & (1u << HD_COMM) ? k->comm : 0,
 		mask & (1u << HD_DSO) ? k->dso_name : 0,
 		mask & (1u << HD_CPU) ? (u32)k->cpu : 0,
 		by_sym ? (k->sym ? (uintptr_t)k->sym : k->addr) : 0,
 		by_sym && k->sym,
+		(uintptr_t)dso,
 	};
 
-	callchain_hash_entry(w, 6, items, levels, nr, hash);
+	callchain_hash_entry(w, 7, items, levels, nr, hash);
 }
 
 void hists_chain_key(const struct hists *h, const struct hist_prepared *p,
-		     const struct symbol *sym, const struct cc_item *items, const char *levels,
-		     u32 nr, struct cc_chain_hash *hash)
+		     const struct symbol *sym, const struct dso *dso, const struct cc_item *items,
+		     const char *levels, u32 nr, struct cc_chain_hash *hash)
 {
 	struct hist_entry k;
 
 	prepared_key(p, sym, &k);
-	chain_key(h, &k, items, levels, nr, hash);
+	chain_key(h, &k, dso, items, levels, nr, hash);
 }
 
 void hists_record_callgraph(struct hists *h, const struct cc_chain_hash *hash,
@@ -1162,7 +1164,7 @@ void hists_add_callgraph(struct hists *h, const struct cc_item *items, const cha
 	if (children) {
 		struct cc_chain_hash hash;
 
-		chain_key(h, &h->cur.key, items, levels, nr, &hash);
+		chain_key(h, &h->cur.key, h->chain_dsos[0], items, levels, nr, &hash);
 		hists_record_callgraph(h, &hash, items, h->walk_dso_names, levels, nr, period,
 				       h->walks);
 		return;

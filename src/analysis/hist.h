@@ -267,11 +267,11 @@ void hists_record_callgraph(struct hists *h, const struct cc_chain_hash *hash,
 			    const struct cc_item *items, const u32 *dso_names, const char *levels,
 			    u32 nr, u64 period, struct cc_walk *walks);
 /* The key hists_record_callgraph() finds a sample's record by, from its
- * prepared add (with sym) and chain: computable ahead of the add, for
- * callchain_record_prefetch(). */
+ * prepared add (with sym and dso) and chain: computable ahead of the add,
+ * for callchain_record_prefetch(). */
 void hists_chain_key(const struct hists *h, const struct hist_prepared *p,
-		     const struct symbol *sym, const struct cc_item *items, const char *levels,
-		     u32 nr, struct cc_chain_hash *hash);
+		     const struct symbol *sym, const struct dso *dso, const struct cc_item *items,
+		     const char *levels, u32 nr, struct cc_chain_hash *hash);
 
 /* Returns the perf filter bits of a resolved sample (0: shown); ip is its
  * address as recorded. */

@@ -210,9 +210,10 @@ struct report_ctx {
 					   symbols of call-graph samples up
 					   (see item_chain) */
 	struct sym_lookup *lookups;	/* its scratch: a batch's lookups */
-	struct sym_cache *sym_cache;	/* and its cache of them */
 	const struct item_chain **chain_items;	/* and where its items start */
 	struct cc_chain_hash *chain_keys;	/* and their record keys */
+	struct sym_cache *sym_cache;	/* call graphs: the cache of the
+					   thread that looks symbols up */
 	struct chainstats *chainstats;	/* --stats on a file with call chains */
 	u64 nr_records;
 	double progress_start, progress_last;
@@ -928,11 +929,8 @@ static void sync_chains(void *arg)
  * sample (whose header is bigger than an item). */
 #define LOOKUPS_PER_BATCH (PIPE_BATCH / sizeof(struct cc_item) + 1)
 
-/*
- * ctx->cg_lookup: the symbols of a batch of item_chains, looked up with
- * their buckets and ranges fetched some lookups ahead, then the items'
- * match values (their symbols fetched meanwhile).
- */
+/* ctx->cg_lookup: the symbols and match values of a batch of
+ * item_chains, through the cache (lookup_cached()). */
 static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsigned char *end)
 {
 	struct sym_lookup *v = ctx->lookups;
@@ -958,7 +956,7 @@ static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsign
 	lookup_cached(ctx, v, n, PREFETCH_FAR, PREFETCH_NEAR);
 }
 
-/* The tree thread's work on one batch of chains. */
+/* The histogram thread's work on one batch of chains. */
 static void consume_chains(void *arg, const void *items, size_t len)
 {
 	struct report_ctx *ctx = arg;
@@ -976,8 +974,8 @@ static void consume_chains(void *arg, const void *items, size_t len)
 
 		/* children mode: each sample's record key, to fetch ahead */
 		if (ctx->children)
-			hists_chain_key(&ctx->hists[it->evsel_idx], &it->prepared, it->sym, chain,
-					(const char *)((const u32 *)(chain + it->nr) + it->nr),
+			hists_chain_key(&ctx->hists[it->evsel_idx], &it->prepared, it->sym, it->dso,
+					chain, (const char *)((const u32 *)(chain + it->nr) + it->nr),
 					it->nr, &keys[nr]);
 		v[nr++] = it;
 		p += ITEM_CHAIN_SIZE(it->nr);

@@ -308,15 +308,26 @@ static void print_row(struct line *l, const struct hists *h, const struct hist_e
 	put_mem(l, "\n", 1);
 }
 
-/* Rows [from, to) of h->sorted, those over the percent limit, for a
- * flat report (no call graph). */
+/* Rows [from, to) of h->sorted, those over the percent limit. */
 struct row_span {
 	const struct hists *h;
 	const struct report_stdio_opts *o;
 	u64 total;
 	u32 from, to;
 	struct line line;	/* the rows formatted */
+	u32 *ends;		/* NULL, or: where each row ends in line
+				   (ends[i - from]) */
 };
+
+/* Is the entry's row over the percent limit? */
+static int row_shown(const struct hists *h, const struct hist_entry *e, u64 total,
+		     const struct report_stdio_opts *o)
+{
+	u64 period = h->lay->children ? e->acc_period : e->period;
+	float percent = total ? period * 100.0 / total : 0;
+
+	return percent >= o->min_percent;
+}
 
 static void *format_rows(void *arg)
 {
@@ -325,11 +336,11 @@ static void *format_rows(void *arg)
 
 	for (u32 i = rs->from; i < rs->to; i++) {
 		const struct hist_entry *e = h->sorted[i];
-		u64 period = h->lay->children ? e->acc_period : e->period;
-		float percent = rs->total ? period * 100.0 / rs->total : 0;
 
-		if (percent >= rs->o->min_percent)
+		if (row_shown(h, e, rs->total, rs->o))
 			print_row(&rs->line, h, e, rs->total);
+		if (rs->ends)
+			rs->ends[i - rs->from] = (u32)rs->line.len;
 	}
 	return NULL;
 }
@@ -343,8 +354,8 @@ static void print_flat_rows(FILE *out, const struct hists *h, const struct repor
 			    u64 total)
 {
 	u32 n = h->nr_sorted, half = n / 2;
-	struct row_span first = { h, o, total, 0, n, { 0 } };
-	struct row_span second = { h, o, total, half, n, { 0 } };
+	struct row_span first = { h, o, total, 0, n, { 0 }, NULL };
+	struct row_span second = { h, o, total, half, n, { 0 }, NULL };
 	pthread_t thread;
 	int threaded = 0;
 
@@ -363,6 +374,50 @@ static void print_flat_rows(FILE *out, const struct hists *h, const struct repor
 			fwrite(second.line.buf, 1, second.line.len, out);
 		free(second.line.buf);
 	}
+}
+
+/* A big report with call graphs: its rows formatted in two halves at
+ * once, as print_flat_rows() does, then written out in order with the
+ * graphs of the entries that have a tree between them. */
+static void print_graph_rows(FILE *out, const struct hists *h, const struct report_stdio_opts *o,
+			     u64 total, const struct callchain_print_opts *cpo)
+{
+	u32 n = h->nr_sorted, half = n / 2, *ends = xmalloc(n * sizeof(*ends));
+	struct row_span span[2] = {
+		{ h, o, total, 0, half, { 0 }, ends },
+		{ h, o, total, half, n, { 0 }, ends + half },
+	};
+	pthread_t thread;
+	int threaded = !pthread_create(&thread, NULL, format_rows, &span[1]);
+	u32 pos = 0;
+
+	format_rows(&span[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		format_rows(&span[1]);
+	for (u32 i = 0; i < n; i++) {
+		const struct hist_entry *e = h->sorted[i];
+		const struct line *l = &span[i >= half].line;
+		u32 root = h->cc_roots[e - h->entries];
+
+		if (i == half) {
+			/* the first half's rest, then the second's rows */
+			if (span[0].line.len > pos)
+				fwrite(span[0].line.buf + pos, 1, span[0].line.len - pos, out);
+			pos = 0;
+		}
+		if (!root || !row_shown(h, e, total, o))
+			continue;
+		fwrite(l->buf + pos, 1, ends[i] - pos, out);
+		pos = ends[i];
+		callchain_print(out, h->cc, root, h->lay->children ? e->acc_period : e->period, cpo);
+	}
+	if (span[1].line.len > pos)
+		fwrite(span[1].line.buf + pos, 1, span[1].line.len - pos, out);
+	free(span[0].line.buf);
+	free(span[1].line.buf);
+	free(ends);
 }
 
 void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
@@ -395,17 +450,21 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 	cpo.total_period = h->total_period;
 	cpo.min_hit = (u64)(total * (o->callgraph->min_percent / 100));
 	cpo.skip_first = o->callgraph_skip_first;
+	if (h->nr_sorted >= PARALLEL_ROWS_MIN && !h->one_thread) {
+		print_graph_rows(out, h, o, total, &cpo);
+		fputs("\n\n", out);
+		return;
+	}
 	for (u32 i = 0; i < h->nr_sorted; i++) {
 		const struct hist_entry *e = h->sorted[i];
-		u64 period = h->lay->children ? e->acc_period : e->period;
-		float percent = total ? period * 100.0 / total : 0;
 
-		if (percent < o->min_percent)
+		if (!row_shown(h, e, total, o))
 			continue;
 		print_row(&line, h, e, total);
 		fwrite(line.buf, 1, line.len, out);
 		line.len = 0;
-		callchain_print(out, h->cc, h->cc_roots[e - h->entries], period, &cpo);
+		callchain_print(out, h->cc, h->cc_roots[e - h->entries],
+				h->lay->children ? e->acc_period : e->period, &cpo);
 	}
 	free(line.buf);
 	fputs("\n\n", out);

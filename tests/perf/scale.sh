@@ -161,6 +161,32 @@ else
 	not_ok "scale paths20k: generate"
 fi
 
+# a report of more than 16384 entries with call graphs: its rows are
+# formatted in two halves at once and written out between the graphs
+# (at 0.05% the entries with graphs end before the second half starts)
+{
+	echo 'static volatile int s;'
+	for i in $(seq 0 19999); do
+		echo "__attribute__((noinline)) void g$i(void) { s += $i; }"
+	done
+	echo 'int main(void) { return 0; }'
+} >"$TMP/wide.c"
+if cc -O0 -fno-omit-frame-pointer -o "$TMP/bin/wide" "$TMP/wide.c" &&
+   nm "$TMP/bin/wide" | awk '$2 == "T" && $3 ~ /^g[0-9]+$/ { print $1 }' >"$TMP/wide.offsets" &&
+   "$gen" "$TMP/wide.data" "$TMP/bin/wide" paths 20000 5 20000 <"$TMP/wide.offsets" 2>"$TMP/gen.err"; then
+	entries=$("$PROF" report -i "$TMP/wide.data" --stdio -g none 2>/dev/null | grep -c '%')
+	if [ "${entries:-0}" -gt 16384 ]; then
+		ok "scale wide: $entries entries"
+	else
+		not_ok "scale wide: $entries entries, not over 16384"
+	fi
+	both "wide -g graph,0.05" "$TMP/wide.data" -g graph,0.05
+	both "wide -g caller,0" "$TMP/wide.data" -g caller,0
+	rm -f "$TMP/wide.data"
+else
+	not_ok "scale wide: generate ($(head -n 1 "$TMP/gen.err"))"
+fi
+
 # rss NAME: peak RSS in KB of the report on $TMP/NAME.data (empty on failure)
 rss()
 {
