@@ -1513,8 +1513,7 @@ static void stop_threads(struct report_ctx *ctx)
 		ctx->chain_items = NULL;
 		free(ctx->chain_keys);
 		ctx->chain_keys = NULL;
-		if (ctx->cg_lookup)
-			session_set_sync(ctx->session, NULL, NULL);
+		/* the sync hook stays: with no pipe it only forgets lookups */
 		ctx->cg_lookup = 0;
 		free(ctx->cg_walks);
 		ctx->cg_walks = NULL;
