@@ -1283,7 +1283,6 @@ static int input_goes_left(const void *vt, u32 x, u32 c)
 	return input_cmp(t->lay, &t->keys[x], &t->keys[c]) < 0;
 }
 
-
 static int cmp_str_ids(const void *a, const void *b, void *vhs)
 {
 	const struct hist_strings *hs = vhs;
@@ -1308,14 +1307,6 @@ static u32 *string_ranks(const struct hist_strings *hs)
 	return rank;
 }
 
-/*
- * Is input_cmp() a total preorder on keys[]?  Its symbol comparison is,
- * among entries of one DSO whose addresses lie within 2^63 of each other
- * (so that wrapping differences order them): resolved ones first, by
- * range, then unresolved ones by address.  So it is when the DSO key comes
- * before the symbol key and each DSO's addresses are that close.
- * nr_ranks: the number of DSO ranks.
- */
 /* Is the DSO a sort key before the symbol (which is one)? */
 static int dso_before_sym(const struct hist_layout *lay)
 {
@@ -1326,43 +1317,6 @@ static int dso_before_sym(const struct hist_layout *lay)
 			return 0;
 	}
 	return 0;
-}
-
-static int input_cmp_transitive(const struct hist_layout *lay, const struct tree_key *keys,
-				u32 n, u32 nr_ranks)
-{
-	u64 *lo, *hi;
-	int ok = 1;
-
-	for (int i = 0; i < lay->nr_sort; i++) {
-		if (lay->sort[i] == HD_DSO)
-			break;
-		if (lay->sort[i] == HD_SYM)
-			return 0;
-	}
-	if (!(lay->key_mask & (1u << HD_SYM)))
-		return 1;
-	lo = xmalloc(nr_ranks * sizeof(u64) * 2);
-	hi = lo + nr_ranks;
-	memset(lo, 0xff, nr_ranks * sizeof(u64));
-	memset(hi, 0, nr_ranks * sizeof(u64));
-	for (u32 i = 0; i < n; i++) {
-		const struct tree_key *k = &keys[i];
-		u64 a = k->start, b = k->has_sym ? k->end : k->start;
-
-		if (a < lo[k->dso])
-			lo[k->dso] = a;
-		if (b > hi[k->dso])
-			hi[k->dso] = b;
-		if (b < lo[k->dso])
-			lo[k->dso] = b;
-		if (a > hi[k->dso])
-			hi[k->dso] = a;
-	}
-	for (u32 r = 0; r < nr_ranks && ok; r++)
-		ok = lo[r] > hi[r] || hi[r] - lo[r] < 1ULL << 63;
-	free(lo);
-	return ok;
 }
 
 /*
@@ -1509,8 +1463,8 @@ static void sort_rows(u64 *rows, u32 n, int words, int sym_word, int parallel)
 
 /*
  * Rows of u64 words that sort as input_cmp() compares when it is a total
- * preorder (see input_cmp_transitive()): the sort keys in order (the
- * symbol as three words: unresolved, start, end), then the entry number.
+ * preorder (see input_ranks()): the sort keys in order (the symbol as
+ * three words: unresolved, start, end), then the entry number.
  * *words gets the row length, *sym_word the symbol's first word (-1 when
  * the layout has no symbol).
  */
@@ -1580,27 +1534,33 @@ static void input_sort(const struct hist_layout *lay, const struct tree_key *key
 }
 
 /*
- * When input_cmp() is not a total preorder but the DSO is a key before
- * the symbol: entries equal in the keys before the symbol (a group) all
- * have one DSO, and the groups are in the order of those keys.  Within a
- * group input_cmp() is an order unless its addresses span half the 64-bit
- * circle or it has inlined entries (see input_cmp_transitive()).  rank[]
- * gets each entry's group and, in an ordered group, its place there
- * (equal entries the same; RB_BY_RANK); in a group whose addresses span
- * the circle, its class (resolved first) and start (RB_BY_KEY); groups
- * with inlined entries are left to input_cmp() (RB_BY_CALL).
- * unordered[] gets how each group compares.  Returns unordered[], the
- * caller's to free.
+ * When the DSO is a key before the symbol: entries equal in the keys
+ * before the symbol (a group) all have one DSO, and the groups are in the
+ * order of those keys.  Within a group input_cmp() is an order (resolved
+ * ones first, by range, then unresolved ones by address) unless its
+ * addresses span half the 64-bit circle, where wrapping differences do
+ * not order them, or it has inlined entries.  sorted[] gets the entry
+ * numbers in the order of input_rows().  When every group is ordered,
+ * input_cmp() is a total preorder, sorted[] is the tree's order, and this
+ * returns NULL.  Else rank[] gets each entry's group and, in an ordered
+ * group, its place there (equal entries the same; RB_BY_RANK); in a group
+ * whose addresses span the circle, its class (resolved first) and start
+ * (RB_BY_KEY); groups with inlined entries are left to input_cmp()
+ * (RB_BY_CALL); and this returns how each group compares, the caller's to
+ * free.
  */
 static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *keys, u32 n,
-		       struct rb_rank *rank, int parallel)
+		       struct rb_rank *rank, u32 *sorted, int parallel)
 {
 	int words, sym_word;
 	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
 	u8 *unordered = xcalloc((size_t)n + 1, 1);
 	u32 group = 0, start = 0;
+	int any_unordered = 0;
 
 	sort_rows(rows, n, words, -1, parallel);
+	for (u32 j = 0; j < n; j++)
+		sorted[j] = rows[(size_t)j * words + words - 1];
 	for (u32 j = 1; j <= n; j++) {
 		u64 lo = ~0ULL, hi = 0;
 		int inlined = 0;
@@ -1622,6 +1582,7 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 		}
 		unordered[group] = inlined ? RB_BY_CALL : hi - lo >= 1ULL << 63 ? RB_BY_KEY :
 				   RB_BY_RANK;
+		any_unordered |= unordered[group] != RB_BY_RANK;
 		for (u32 i = start; i < j; i++) {
 			const u64 *r = rows + (size_t)i * words;
 			struct rb_rank *rk = &rank[r[words - 1]];
@@ -1636,6 +1597,10 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 		start = j;
 	}
 	free(rows);
+	if (!any_unordered) {
+		free(unordered);
+		return NULL;
+	}
 	return unordered;
 }
 
@@ -1653,7 +1618,6 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	const struct input_tree t = { lay, keys };
 	struct rb_rank *group_rank = NULL;
 	u8 *unordered = NULL;
-	int has_inlined = 0;
 
 	for (u32 i = 0; i < n; i++) {
 		const struct hist_entry *e = &h->entries[i];
@@ -1661,7 +1625,6 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 
 		k->has_sym = !!e->sym;
 		k->inlined = e->sym && symbol_inlined(e->sym) ? symbol_name(e->sym) : NULL;
-		has_inlined |= k->inlined != NULL;
 		k->start = e->sym ? symbol_start(e->sym) : e->addr;
 		k->end = e->sym ? symbol_end(e->sym) : 0;
 		k->comm = rank[e->comm];
@@ -1670,15 +1633,20 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 		k->cpu = e->cpu;
 		k->entry = i;
 	}
-	/* names and addresses do not make one order */
-	if (!has_inlined && input_cmp_transitive(lay, keys, n, h->strs->nr + 1)) {
+	/* without a symbol key every comparison is an order */
+	if (!(lay->key_mask & (1u << HD_SYM))) {
 		input_sort(lay, keys, n, out, !h->one_thread);
 		free(keys);
 		return;
 	}
 	if (dso_before_sym(lay)) {
 		group_rank = xmalloc((n ? n : 1) * sizeof(*group_rank));
-		unordered = input_ranks(lay, keys, n, group_rank, !h->one_thread);
+		unordered = input_ranks(lay, keys, n, group_rank, out, !h->one_thread);
+		if (!unordered) {
+			free(group_rank);
+			free(keys);
+			return;
+		}
 		rbtree_build_ranked(n, group_rank, unordered, input_goes_left, &t, out);
 	} else {
 		rbtree_build(n, input_goes_left, &t, out);
@@ -1784,7 +1752,8 @@ static void thread_ids(const struct hists *h, const u64 *rows, int stride, u32 n
 static void depth_order(struct hists *h, u64 *rows, int stride)
 {
 	u32 n = h->nr_sorted, ne = h->nr_entries, k = 0, group = 0;
-	u32 *by_tree = xmalloc((ne ? ne : 1) * sizeof(u32)), *groups = xmalloc((n ? n : 1) * sizeof(u32));
+	u32 *by_tree = xmalloc((ne ? ne : 1) * sizeof(u32));
+	u32 *groups = xmalloc((n ? n : 1) * sizeof(u32));
 	u32 *input = xmalloc((n ? n : 1) * sizeof(u32)), *order = xmalloc((n ? n : 1) * sizeof(u32));
 	u32 *ids = xmalloc((n ? n : 1) * sizeof(u32));
 	struct rb_rank *ranks = xmalloc((n ? n : 1) * sizeof(*ranks));

@@ -211,7 +211,8 @@ struct report_ctx {
 					   (see item_chain) */
 	struct sym_lookup *lookups;	/* its scratch: a batch's lookups */
 	const struct item_chain **chain_items;	/* and where its items start */
-	struct cc_chain_hash *chain_keys;	/* and their record keys */
+	struct cc_chain_hash *chain_keys;	/* and their record keys
+						   (children mode) */
 	struct sym_cache *sym_cache;	/* call graphs: the cache of the
 					   thread that looks symbols up */
 	struct chainstats *chainstats;	/* --stats on a file with call chains */
@@ -1479,10 +1480,10 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 			ctx->lookups = xmalloc(LOOKUPS_PER_BATCH * sizeof(*ctx->lookups));
 		ctx->chain_items = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
 					   sizeof(*ctx->chain_items));
-		ctx->chain_keys = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
-					  sizeof(*ctx->chain_keys));
+		if (ctx->children)
+			ctx->chain_keys = xmalloc((PIPE_BATCH / sizeof(struct item_chain) + 1) *
+						  sizeof(*ctx->chain_keys));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
-
 	}
 	return 0;
 }
