@@ -968,6 +968,81 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
 	}
 }
 
+/*
+ * Flat adds.  The key hists_add_prepared() would build from prepared and
+ * sym, its hash, and the add itself without the queue (the caller
+ * prefetches): the same entries in the same order, for a fraction of the
+ * work.
+ */
+u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *prepared,
+		    const struct symbol *sym)
+{
+	struct hist_entry k;
+
+	prepared_key(prepared, sym, &k);
+	return key_hash(h->lay->key_mask, &k);
+}
+
+void hists_flat_prefetch(const struct hists *h, u32 hash, int stage)
+{
+	u64 slot;
+
+	if (!h->index)
+		return;
+	if (stage == 0) {
+		__builtin_prefetch(&h->index[hash & h->index_mask]);
+		return;
+	}
+	slot = h->index[hash & h->index_mask];
+	if (slot && SLOT_HASH(slot) == hash)
+		__builtin_prefetch(&h->entries[SLOT_ENTRY(slot)], 1);
+}
+
+void hists_add_flat(struct hists *h, const struct hist_prepared *prepared,
+		    const struct symbol *sym, u8 filtered, u32 hash)
+{
+	struct hist_entry *e;
+	struct hist_entry k;
+	u32 i, n;
+	u64 slot;
+
+	/* adds queued before go first */
+	while (h->queue_len)
+		apply_oldest(h);
+	prepared_key(prepared, sym, &k);
+	k.filtered |= filtered;
+	k.hash = hash;
+	if (!h->index)
+		grow_index(h);
+	h->nr_samples++;
+	i = index_probe(h->index, h->index_mask, h->entries, h->lay->key_mask, &k, hash);
+	if ((slot = h->index[i])) {
+		n = SLOT_ENTRY(slot);
+		e = &h->entries[n];
+	} else {
+		if (h->nr_entries == h->alloc_entries)
+			grow_entries(h);
+		n = h->nr_entries++;
+		e = &h->entries[n];
+		*e = k;
+		e->period = e->acc_period = e->nr_samples = 0;
+		h->origins[n] = (struct hist_origin){
+			.thread = prepared->thread, .comm_slot = prepared->comm_slot,
+			.seq = prepared->seq,
+		};
+		h->index[i] = SLOT(hash, n);
+		if (h->nr_entries * 2 > h->index_mask + 1)
+			grow_index(h);
+		/* apply()'s note of a shown entry with no symbol */
+		if (!e->filtered && !e->sym && !e->dso_name)
+			h->unresolved_shown = 1;
+	}
+	h->last_entry = n;
+	e->period += k.period;
+	e->acc_period += k.period;
+	e->nr_samples++;
+}
+
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 	      u64 period, u8 filtered)
 {
@@ -1352,12 +1427,17 @@ static inline void row_copy(u64 *dst, const u64 *src, int words)
 		dst[i] = src[i];
 }
 
-/* Sorts n rows of `words` u64s (a merge sort moving whole rows, so that
- * every pass reads and writes memory in order). */
+/*
+ * The row sort's bodies are inlined into one copy per common row length
+ * (ROW_WIDTHS), where the compiler unrolls the word loops; that halves
+ * the sorts' instructions.
+ */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 /* Merges the sorted rows src[lo..mid) and src[mid..hi) into out, the left
  * run first on ties (rows of words u64s). */
-static void merge_rows(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi, int words,
-		       int sym_word)
+static ALWAYS_INLINE void merge_rows_body(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi,
+					  int words, int sym_word)
 {
 	u32 i = lo, j = mid;
 
@@ -1378,7 +1458,9 @@ static void merge_rows(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi, int wo
 	memcpy(out, src + (size_t)j * words, (size_t)(hi - j) * words * sizeof(u64));
 }
 
-static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
+/* Sorts n rows of `words` u64s (a merge sort moving whole rows, so that
+ * every pass reads and writes memory in order). */
+static ALWAYS_INLINE void sort_rows_body(u64 *rows, u32 n, int words, int sym_word)
 {
 	const u32 run = 16;
 	u64 *tmp = xmalloc(((size_t)n ? n : 1) * words * sizeof(u64)), *src = rows, *dst = tmp, *t;
@@ -1404,7 +1486,8 @@ static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
 			u32 mid = lo + width < n ? lo + width : n;
 			u32 hi = lo + 2 * width < n ? lo + 2 * width : n;
 
-			merge_rows(src, dst + (size_t)lo * words, lo, mid, hi, words, sym_word);
+			merge_rows_body(src, dst + (size_t)lo * words, lo, mid, hi, words,
+					sym_word);
 		}
 		t = src;
 		src = dst;
@@ -1413,6 +1496,32 @@ static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
 	if (src != rows)
 		memcpy(rows, src, (size_t)n * words * sizeof(u64));
 	free(tmp);
+}
+
+/* The row lengths the sorts below are compiled for (other lengths work,
+ * with the generic loops). */
+#define ROW_WIDTHS(X) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
+#define ROW_CASE(w) case w: BODY(w); break;
+
+static void merge_rows(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi, int words,
+		       int sym_word)
+{
+#define BODY(w) merge_rows_body(src, out, lo, mid, hi, w, sym_word)
+	switch (words) {
+	ROW_WIDTHS(ROW_CASE)
+	default: BODY(words);
+	}
+#undef BODY
+}
+
+static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
+{
+#define BODY(w) sort_rows_body(rows, n, w, sym_word)
+	switch (words) {
+	ROW_WIDTHS(ROW_CASE)
+	default: BODY(words);
+	}
+#undef BODY
 }
 
 /* One half of a parallel sort_rows(). */
@@ -1547,10 +1656,10 @@ static void input_sort(const struct hist_layout *lay, const struct tree_key *key
  * whose addresses span the circle, its class (resolved first) and start
  * (RB_BY_KEY); groups with inlined entries are left to input_cmp()
  * (RB_BY_CALL); and this returns how each group compares, the caller's to
- * free.
+ * free.  any_inlined: some key has an inlined entry (else none is read).
  */
 static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *keys, u32 n,
-		       struct rb_rank *rank, u32 *sorted, int parallel)
+		       int any_inlined, struct rb_rank *rank, u32 *sorted, int parallel)
 {
 	int words, sym_word;
 	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
@@ -1561,20 +1670,21 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	sort_rows(rows, n, words, -1, parallel);
 	for (u32 j = 0; j < n; j++)
 		sorted[j] = rows[(size_t)j * words + words - 1];
+	/* how each group compares, from the rows (the symbol's words: not
+	   resolved, start, end) */
 	for (u32 j = 1; j <= n; j++) {
 		u64 lo = ~0ULL, hi = 0;
 		int inlined = 0;
-		u32 within = 0;
 
 		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
 				     sym_word * sizeof(u64)))
 			continue;
 		/* rows start..j are a group */
 		for (u32 i = start; i < j; i++) {
-			const struct tree_key *k = &keys[rows[(size_t)i * words + words - 1]];
-			u64 a = k->start, b = k->has_sym ? k->end : k->start;
+			const u64 *r = rows + (size_t)i * words;
+			u64 a = r[sym_word + 1], b = r[sym_word] ? a : r[sym_word + 2];
 
-			inlined |= k->inlined != NULL;
+			inlined |= any_inlined && keys[r[words - 1]].inlined;
 			lo = a < lo ? a : lo;
 			lo = b < lo ? b : lo;
 			hi = a > hi ? a : hi;
@@ -1583,6 +1693,22 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 		unordered[group] = inlined ? RB_BY_CALL : hi - lo >= 1ULL << 63 ? RB_BY_KEY :
 				   RB_BY_RANK;
 		any_unordered |= unordered[group] != RB_BY_RANK;
+		group++;
+		start = j;
+	}
+	if (!any_unordered) {
+		free(rows);
+		free(unordered);
+		return NULL;
+	}
+	/* the groups' ranks */
+	group = start = 0;
+	for (u32 j = 1; j <= n; j++) {
+		u32 within = 0;
+
+		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
+				     sym_word * sizeof(u64)))
+			continue;
 		for (u32 i = start; i < j; i++) {
 			const u64 *r = rows + (size_t)i * words;
 			struct rb_rank *rk = &rank[r[words - 1]];
@@ -1597,10 +1723,6 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 		start = j;
 	}
 	free(rows);
-	if (!any_unordered) {
-		free(unordered);
-		return NULL;
-	}
 	return unordered;
 }
 
@@ -1618,6 +1740,7 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	const struct input_tree t = { lay, keys };
 	struct rb_rank *group_rank = NULL;
 	u8 *unordered = NULL;
+	int any_inlined = 0;
 
 	for (u32 i = 0; i < n; i++) {
 		const struct hist_entry *e = &h->entries[i];
@@ -1625,6 +1748,7 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 
 		k->has_sym = !!e->sym;
 		k->inlined = e->sym && symbol_inlined(e->sym) ? symbol_name(e->sym) : NULL;
+		any_inlined |= k->inlined != NULL;
 		k->start = e->sym ? symbol_start(e->sym) : e->addr;
 		k->end = e->sym ? symbol_end(e->sym) : 0;
 		k->comm = rank[e->comm];
@@ -1641,7 +1765,8 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	}
 	if (dso_before_sym(lay)) {
 		group_rank = xmalloc((n ? n : 1) * sizeof(*group_rank));
-		unordered = input_ranks(lay, keys, n, group_rank, out, !h->one_thread);
+		unordered = input_ranks(lay, keys, n, any_inlined, group_rank, out,
+					!h->one_thread);
 		if (!unordered) {
 			free(group_rank);
 			free(keys);
@@ -2020,14 +2145,58 @@ static int run_trees(const struct hists *h, pthread_t *thread, void *(*fn)(void 
 	return 0;
 }
 
-void hists_finish(struct hists *h, int dso_list_given)
+/* The column widths' job: the shown entries' name lengths. */
+struct width_job {
+	struct hists *h;
+	int dso_list_given;
+	struct hist_entry **shown;	/* a copy of h->sorted, or NULL */
+};
+
+/* perf's hists__calc_col_len() over the shown entries (h->sorted, any
+ * order): a job that reads names only, run while the entries are ordered. */
+static void *column_widths(void *arg)
 {
+	const struct width_job *job = arg;
+	struct hists *h = job->h;
 	const struct hist_strings *hs = h->strs;
 	int comm_len = 0, unresolved = 0;
-	u32 *order, *tree_rank, *rank;
 
-	pthread_t trees;
-	int trees_threaded = 0, comms_changed;
+	for (int d = 0; d < HD_NR; d++)
+		h->col_width[d] = strlen(hist_dim_header(h->lay, d));
+	for (u32 j = 0; j < h->nr_sorted; j++) {
+		const struct hist_entry *e = job->shown ? job->shown[j] : h->sorted[j];
+
+		if (e->sym)
+			new_width(&h->col_width[HD_SYM], strlen(symbol_name(e->sym)) + 4);
+		else
+			unresolved = 1;
+		new_width(&comm_len, strlen(thread_comm_now(h->origins[e - h->entries].thread)));
+		if (e->dso_name)
+			new_width(&h->col_width[HD_DSO], hs->len[e->dso_name]);
+	}
+	/* an unresolved symbol: "[.] 0x" and 16 digits; its DSO column is
+	   made as wide as the address unless --dsos was given */
+	if (unresolved) {
+		new_width(&h->col_width[HD_SYM], 4 + 2 + 16);
+		if (!job->dso_list_given)
+			new_width(&h->col_width[HD_DSO], 16);
+	}
+	new_width(&h->col_width[HD_COMM], comm_len);
+	if (comm_len)
+		new_width(&h->col_width[HD_PID], comm_len + 8);
+	h->col_width[HD_CHILDREN] = 8;
+	h->col_width[HD_OVERHEAD] = 8;
+	h->col_width[HD_SAMPLE] = 12;
+	h->col_width[HD_PERIOD] = 12;
+	return NULL;
+}
+
+void hists_finish(struct hists *h, int dso_list_given)
+{
+	u32 *order, *tree_rank, *rank;
+	struct width_job widths = { h, dso_list_given, NULL };
+	pthread_t trees, widths_thread;
+	int trees_threaded = 0, widths_threaded, comms_changed;
 	struct tree_job job = { h, NULL };
 	u32 *moved = NULL;
 
@@ -2061,8 +2230,6 @@ void hists_finish(struct hists *h, int dso_list_given)
 	h->nr_sorted = 0;
 	h->total_period = h->total_non_filtered_period = 0;
 	h->nr_non_filtered_samples = 0;
-	for (int d = 0; d < HD_NR; d++)
-		h->col_width[d] = strlen(hist_dim_header(h->lay, d));
 	for (u32 i = 0; i < h->nr_entries; i++) {
 		struct hist_entry *e = &h->entries[i];
 
@@ -2072,31 +2239,19 @@ void hists_finish(struct hists *h, int dso_list_given)
 		h->total_non_filtered_period += e->period;
 		h->nr_non_filtered_samples += e->nr_samples;
 		h->sorted[h->nr_sorted++] = e;
-		/* perf's hists__calc_col_len() */
-		if (e->sym)
-			new_width(&h->col_width[HD_SYM], strlen(symbol_name(e->sym)) + 4);
-		else
-			unresolved = 1;
-		new_width(&comm_len, strlen(thread_comm_now(h->origins[i].thread)));
-		if (e->dso_name)
-			new_width(&h->col_width[HD_DSO], hs->len[e->dso_name]);
 	}
-	/* an unresolved symbol: "[.] 0x" and 16 digits; its DSO column is
-	   made as wide as the address unless --dsos was given */
-	if (unresolved) {
-		new_width(&h->col_width[HD_SYM], 4 + 2 + 16);
-		if (!dso_list_given)
-			new_width(&h->col_width[HD_DSO], 16);
+	/* the widths read the shown entries while output_order() only
+	   reorders the pointers to them: a copy for the widths */
+	widths_threaded = 0;
+	if (!h->one_thread && h->nr_sorted > PARALLEL_SORT_MIN) {
+		widths.shown = xmalloc(h->nr_sorted * sizeof(*widths.shown));
+		memcpy(widths.shown, h->sorted, h->nr_sorted * sizeof(*widths.shown));
+		widths_threaded = !pthread_create(&widths_thread, NULL, column_widths, &widths);
 	}
-	new_width(&h->col_width[HD_COMM], comm_len);
-	if (comm_len)
-		new_width(&h->col_width[HD_PID], comm_len + 8);
-	h->col_width[HD_CHILDREN] = 8;
-	h->col_width[HD_OVERHEAD] = 8;
-	h->col_width[HD_SAMPLE] = 12;
-	h->col_width[HD_PERIOD] = 12;
+	if (!widths_threaded)
+		column_widths(&widths);
 
-	rank = string_ranks(hs);
+	rank = string_ranks(h->strs);
 	order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
 	tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
 	input_order(h, rank, order);
@@ -2107,6 +2262,9 @@ void hists_finish(struct hists *h, int dso_list_given)
 	free(h->input_rank);
 	h->input_rank = tree_rank;
 	free(rank);
+	if (widths_threaded)
+		pthread_join(widths_thread, NULL);
+	free(widths.shown);
 	if (trees_threaded)
 		pthread_join(trees, NULL);
 	place_roots(h, moved);

@@ -187,6 +187,7 @@ struct report_ctx {
 	struct hists *pipe_hists;	/* histogram thread: the last sample's */
 	const unsigned char **pipe_items;	/* histogram thread: where the
 					   items of its batch start */
+	struct flat_ahead *pipe_ahead;	/* and what it found ahead for them */
 	int park;			/* samples whose DSO is not loaded yet
 					   wait for it (no chain nodes) */
 	u64 nr_prepared;		/* samples handed over (their numbers) */
@@ -429,10 +430,22 @@ struct item_node {
 
 #define ITEM_SIZE(t)	((sizeof(t) + 7) & ~(size_t)7)
 
-/* How many items ahead the histogram thread prefetches symbol lookups:
- * their buckets at PREFETCH_FAR, their ranges at PREFETCH_NEAR. */
-#define PREFETCH_FAR 16
-#define PREFETCH_NEAR 8
+/* How many items ahead the histogram thread works: it prefetches the
+ * symbol lookups' buckets at PREFETCH_FAR and ranges at PREFETCH_NEAR;
+ * flat samples get their symbols, key hashes and index slots at
+ * AHEAD_LOOKUP and their entries at AHEAD_ENTRY. */
+#define PREFETCH_FAR 20
+#define PREFETCH_NEAR 14
+#define AHEAD_LOOKUP 8
+#define AHEAD_ENTRY 4
+
+/* What the histogram thread found for an item AHEAD_LOOKUP items ahead. */
+struct flat_ahead {
+	const struct symbol *sym;
+	u32 hash;		/* hists_flat_hash() */
+	u8 fast;		/* a flat sample: hists_add_flat() */
+	u8 filtered;		/* hist_filter_symbol() */
+};
 
 /* The dso and map-relative address an item looks its symbol up at. */
 static void item_lookup(const unsigned char *p, const struct dso **dso, u64 *addr)
@@ -563,12 +576,34 @@ static void sync_items(void *arg)
 	unpark(ctx, 1, 0);
 }
 
+/*
+ * The look-ahead of a flat sample (outside children mode, with its DSO
+ * ready and its map sure): its symbol, filter bits and key hash, and its
+ * index slot prefetched.  Anything else is left to the slow path.
+ */
+static void look_ahead(struct report_ctx *ctx, const unsigned char *item, struct flat_ahead *a)
+{
+	const struct item_sample *it = (const void *)item;
+	const struct hists *h;
+
+	a->fast = *item == ITEM_SAMPLE && ctx->park && !it->kernel_unsure &&
+		  session_dso_ready(it->dso);
+	if (!a->fast)
+		return;
+	h = &ctx->hists[it->evsel_idx];
+	a->sym = it->dso ? session_find_symbol(ctx->session, it->dso, it->p.addr) : NULL;
+	a->filtered = hist_filter_symbol(ctx->strs, &ctx->filters, a->sym, it->has_map, it->ip);
+	a->hash = hists_flat_hash(h, &it->p, a->sym);
+	hists_flat_prefetch(h, a->hash, 0);
+}
+
 /* The histogram thread's work on one batch of items: first where each
- * item starts, then the items in order, prefetching ahead. */
+ * item starts, then the items in order, working ahead. */
 static void consume_items(void *arg, const void *items, size_t len)
 {
 	struct report_ctx *ctx = arg;
 	const unsigned char *p = items, *end = p + len, **v = ctx->pipe_items;
+	struct flat_ahead *ahead = ctx->pipe_ahead;
 	u32 n = 0;
 
 	if (ctx->nr_parked)
@@ -592,7 +627,22 @@ static void consume_items(void *arg, const void *items, size_t len)
 			item_lookup(v[i + PREFETCH_NEAR], &pf_dso, &pf_addr);
 			session_prefetch_symbol(pf_dso, pf_addr, 1);
 		}
-		if (*v[i] == ITEM_SAMPLE) {
+		if (i == 0)
+			for (u32 j = 0; j < AHEAD_LOOKUP && j < n; j++)
+				look_ahead(ctx, v[j], &ahead[j]);
+		if (i + AHEAD_LOOKUP < n)
+			look_ahead(ctx, v[i + AHEAD_LOOKUP], &ahead[i + AHEAD_LOOKUP]);
+		if (i + AHEAD_ENTRY < n && ahead[i + AHEAD_ENTRY].fast)
+			hists_flat_prefetch(&ctx->hists[((const struct item_sample *)
+							 v[i + AHEAD_ENTRY])->evsel_idx],
+					    ahead[i + AHEAD_ENTRY].hash, 1);
+		if (ahead[i].fast) {
+			const struct item_sample *it = (const void *)v[i];
+
+			ctx->pipe_hists = &ctx->hists[it->evsel_idx];
+			hists_add_flat(ctx->pipe_hists, &it->p, ahead[i].sym, ahead[i].filtered,
+				       ahead[i].hash);
+		} else if (*v[i] == ITEM_SAMPLE) {
 			const struct item_sample *it = (const void *)v[i];
 
 			if (ctx->park && must_park(ctx, it->dso))
@@ -1456,6 +1506,8 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 	    !ctx->cg.enabled && two_threads && two_threads_symbols) {
 		ctx->pipe_items = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
 					  sizeof(*ctx->pipe_items));
+		ctx->pipe_ahead = xmalloc(PIPE_BATCH / ITEM_SIZE(struct item_node) *
+					  sizeof(*ctx->pipe_ahead));
 		ctx->park = !ctx->children;
 		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_items, ctx);
 		if (ctx->park)
@@ -1495,6 +1547,7 @@ static void stop_threads(struct report_ctx *ctx)
 		batchq_free(ctx->pipe);
 		ctx->pipe = NULL;
 		free(ctx->pipe_items);
+		free(ctx->pipe_ahead);
 		session_set_sync(ctx->session, NULL, NULL);
 		if (ctx->nr_parked)
 			unpark(ctx, 1, 1);

@@ -32,6 +32,16 @@ struct cursor {
 	const u8 *p, *end;
 };
 
+/* The number of bits set in x (__builtin_popcountll() without the popcnt
+ * instruction is a library call). */
+static inline u64 bit_count(u64 x)
+{
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (x * 0x0101010101010101ULL) >> 56;
+}
+
 static int take64(struct cursor *c, u64 *v)
 {
 	if (c->end - c->p < 8)
@@ -90,7 +100,7 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 	s->aux = NULL;
 
 	/* the fixed-size fields before READ: one bounds check for all */
-	if ((u64)(c.end - c.p) >= 8 * (u64)__builtin_popcountll(st & PREFIX_FIELDS)) {
+	if ((u64)(c.end - c.p) >= 8 * bit_count(st & PREFIX_FIELDS)) {
 		const u8 *p = c.p;
 
 		if (st & PD_SAMPLE_IDENTIFIER) { s->id = pd_get64(p); p += 8; }
@@ -190,7 +200,7 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 			goto short_record;
 		if (s->regs_user_abi) {
 			s->regs_user_mask = evsel->attr.sample_regs_user;
-			if (take_bytes(&c, 8 * (u64)__builtin_popcountll(s->regs_user_mask), &s->regs_user))
+			if (take_bytes(&c, 8 * bit_count(s->regs_user_mask), &s->regs_user))
 				goto short_record;
 		}
 	}
@@ -218,7 +228,7 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 			goto short_record;
 		if (s->regs_intr_abi) {
 			s->regs_intr_mask = evsel->attr.sample_regs_intr;
-			if (take_bytes(&c, 8 * (u64)__builtin_popcountll(s->regs_intr_mask), &s->regs_intr))
+			if (take_bytes(&c, 8 * bit_count(s->regs_intr_mask), &s->regs_intr))
 				goto short_record;
 		}
 	}

@@ -183,10 +183,12 @@ void dso_forget_symbols(struct dso *dso)
 	free(dso->syms);
 	free(dso->ranges);
 	free(dso->bucket);
+	free(dso->clusters);
 	dso->syms = NULL;
 	dso->ranges = NULL;
 	dso->bucket = NULL;
-	dso->nr_syms = dso->nr_ranges = dso->nr_buckets = dso->last_range = 0;
+	dso->clusters = NULL;
+	dso->nr_syms = dso->nr_ranges = dso->nr_clusters = dso->last_range = 0;
 }
 
 /* ---- symbol lists and perf's fixups ----------------------------------- */
@@ -308,7 +310,7 @@ static void dso_install_sorted(struct dso *dso, struct symbol_list *l)
 	if (dso->nr_extra) {
 		struct symtree st;
 
-		symtree_init(&st);
+		symtree_init_lazy(&st);
 		for (u32 i = 0; i < l->nr; i++)
 			symtree_insert(&st, l->v[i].start, l->v[i].end, l->v[i].name,
 				       l->v[i].binding, l->v[i].type);
@@ -337,7 +339,7 @@ void dso_load(struct dso_table *t, struct dso *dso)
 		dso_install_sorted(dso, &l);
 		goto ready;
 	}
-	symtree_init(&st);
+	symtree_init_lazy(&st);
 	switch (dso->kind) {
 	case DSO_KIND_USER:
 	case DSO_KIND_VDSO:
@@ -374,6 +376,26 @@ void dso_install_list(struct dso *dso, struct symbol_list *l)
 	dso_install_sorted(dso, &copy);
 }
 
+/* The bucket addr falls in, or -1 when no cluster holds it (then no
+ * range does). */
+static s64 bucket_of(const struct dso *dso, u64 addr)
+{
+	const struct sym_cluster *c = dso->clusters;
+	u32 lo = 0;
+
+	if (addr < c[0].base)
+		return -1;
+	for (u32 n = dso->nr_clusters; n > 1; ) {
+		u32 half = n / 2;
+
+		lo = c[lo + half].base <= addr ? lo + half : lo;
+		n -= half;
+	}
+	if (addr >= c[lo].limit)
+		return -1;
+	return c[lo].first + ((addr - c[lo].base) >> dso->bucket_shift);
+}
+
 /* The dso's range holding addr: the last one hit, else by the bucket
  * index and a binary search among that bucket's ranges; NULL if none. */
 static const struct symbol *range_lookup(struct dso *dso, u64 addr)
@@ -387,9 +409,11 @@ static const struct symbol *range_lookup(struct dso *dso, u64 addr)
 		return &dso->syms[r[dso->last_range].sym];
 	if (addr < r[0].start || addr >= r[hi - 1].end)
 		return NULL;
-	if (dso->nr_buckets) {
-		u64 j = (addr - dso->bucket_base) >> dso->bucket_shift;
+	if (dso->nr_clusters) {
+		s64 j = bucket_of(dso, addr);
 
+		if (j < 0)
+			return NULL;
 		/* ranges before bucket[j] start below addr's bucket, those
 		   from bucket[j + 1] on above it */
 		lo = dso->bucket[j] ? dso->bucket[j] - 1 : 0;
@@ -411,12 +435,9 @@ static const struct symbol *range_lookup(struct dso *dso, u64 addr)
 
 void dso_prefetch_symbol(const struct dso *dso, u64 addr, int stage)
 {
-	u64 j;
+	s64 j;
 
-	if (!dso || !dso_ready(dso) || !dso->nr_buckets || addr < dso->bucket_base)
-		return;
-	j = (addr - dso->bucket_base) >> dso->bucket_shift;
-	if (j + 1 >= dso->nr_buckets)
+	if (!dso || !dso_ready(dso) || !dso->nr_clusters || (j = bucket_of(dso, addr)) < 0)
 		return;
 	if (stage == 0) {
 		__builtin_prefetch(&dso->bucket[j]);

@@ -254,29 +254,83 @@ static int sym_is_wanted(const GElf_Sym *sym)
 	       sym->st_name && sym->st_shndx != SHN_UNDEF;
 }
 
-/* perf's elf_read_program_header(): the PT_LOAD holding vaddr (by the
- * larger of its memory and file sizes). */
-static int load_segment_of(Elf *elf, u64 vaddr, GElf_Phdr *out)
+/* What load_table() needs of a symbol's section, found once per section:
+ * its header (the runtime image's for SHT_NOBITS) and name. */
+struct sec_info {
+	int state;		/* 0: not looked at; 1: found; -1: missing */
+	GElf_Shdr shdr;
+	const char *name;
+};
+
+/* The runtime image's PT_LOADs in header order, read once (up to the
+ * first header libelf cannot read), for load_segments_find(): perf's
+ * elf_read_program_header(), the first PT_LOAD holding vaddr by the larger
+ * of its memory and file sizes. */
+struct load_segments {
+	GElf_Phdr *v;
+	size_t nr;
+};
+
+static void load_segments_read(Elf *elf, struct load_segments *ls)
 {
 	size_t n;
 
-	if (elf_getphdrnum(elf, &n))
-		return -1;
+	ls->v = NULL;
+	ls->nr = 0;
+	if (elf_getphdrnum(elf, &n) || !n)
+		return;
+	ls->v = xmalloc(n * sizeof(*ls->v));
 	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		u64 size;
+		if (!gelf_getphdr(elf, (int)i, &ls->v[ls->nr]))
+			break;
+		if (ls->v[ls->nr].p_type == PT_LOAD)
+			ls->nr++;
+	}
+}
 
-		if (!gelf_getphdr(elf, (int)i, &ph))
-			return -1;
-		if (ph.p_type != PT_LOAD)
-			continue;
-		size = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
-		if (size && vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + size) {
-			*out = ph;
-			return 0;
+static const GElf_Phdr *load_segments_find(const struct load_segments *ls, u64 vaddr)
+{
+	for (size_t i = 0; i < ls->nr; i++) {
+		const GElf_Phdr *ph = &ls->v[i];
+		u64 size = ph->p_memsz > ph->p_filesz ? ph->p_memsz : ph->p_filesz;
+
+		if (size && vaddr >= ph->p_vaddr && vaddr < ph->p_vaddr + size)
+			return ph;
+	}
+	return NULL;
+}
+
+/* The section of index idx for load_table(), or NULL when it (or, for
+ * SHT_NOBITS, the runtime image's) cannot be read. */
+static const struct sec_info *section_info(struct sec_info *cache, size_t nr, size_t idx,
+					   struct symsrc *syms, struct symsrc *runtime,
+					   size_t shstrndx, size_t run_shstrndx)
+{
+	struct sec_info *si;
+	Elf_Scn *sec;
+
+	if (idx >= nr)
+		return NULL;
+	si = &cache[idx];
+	if (si->state)
+		return si->state > 0 ? si : NULL;
+	si->state = -1;
+	sec = elf_getscn(syms->elf, idx);
+	if (!sec || !gelf_getshdr(sec, &si->shdr))
+		return NULL;
+	if (si->shdr.sh_flags & SHF_ALLOC) {
+		if (si->shdr.sh_type == SHT_NOBITS) {
+			/* the runtime image knows the section's real offset */
+			sec = elf_getscn(runtime->elf, idx);
+			if (!sec || !gelf_getshdr(sec, &si->shdr))
+				return NULL;
+			si->name = elf_strptr(runtime->elf, run_shstrndx, si->shdr.sh_name);
+		} else {
+			si->name = elf_strptr(syms->elf, shstrndx, si->shdr.sh_name);
 		}
 	}
-	return -1;
+	si->state = 1;
+	return si;
 }
 
 /* Labels are kept in sections whose name says text or data. */
@@ -299,23 +353,28 @@ static int load_table(struct dso_table *t, struct dso *dso, struct symsrc *syms,
 	GElf_Shdr symshdr = dynsym ? syms->dynshdr : syms->symshdr;
 	Elf_Data *data;
 	Elf_Scn *strscn;
-	size_t shstrndx, run_shstrndx, nr, count = 0;
+	size_t shstrndx, run_shstrndx, nr, count = 0, nr_sec;
 	int arm = syms->ehdr.e_machine == EM_ARM || syms->ehdr.e_machine == EM_AARCH64;
+	int ret = -1;
 	u8 mangled;
+	struct sec_info *secs;
+	struct load_segments segs = { NULL, 0 };
 
 	if (!scn || !(data = section_data(scn)) || !symshdr.sh_entsize)
 		return -1;
 	strscn = elf_getscn(syms->elf, symshdr.sh_link);
 	if (!strscn || !section_data(strscn) || elf_getshdrstrndx(syms->elf, &shstrndx) ||
-	    elf_getshdrstrndx(runtime->elf, &run_shstrndx))
+	    elf_getshdrstrndx(runtime->elf, &run_shstrndx) || elf_getshdrnum(syms->elf, &nr_sec))
 		return -1;
 	nr = data->d_size / gelf_fsize(syms->elf, ELF_T_SYM, 1, EV_CURRENT);
 	dso->adjust_symbols = runtime->adjust_symbols;
+	secs = xcalloc(nr_sec ? nr_sec : 1, sizeof(*secs));
+	if (syms->adjust_symbols)
+		load_segments_read(runtime->elf, &segs);
 	for (size_t i = 0; i < nr; i++) {
 		GElf_Sym sym;
-		GElf_Shdr shdr;
-		Elf_Scn *sec;
-		const char *name, *secname;
+		const struct sec_info *si;
+		const char *name;
 		int label;
 
 		if (!gelf_getsym(data, (int)i, &sym))
@@ -331,43 +390,39 @@ static int load_table(struct dso_table *t, struct dso *dso, struct symsrc *syms,
 			continue;
 		if (sym.st_shndx == SHN_ABS)
 			continue;
-		sec = elf_getscn(syms->elf, sym.st_shndx);
-		if (!sec || !gelf_getshdr(sec, &shdr))
-			return -1;
-		if (!(shdr.sh_flags & SHF_ALLOC))
+		si = section_info(secs, nr_sec, sym.st_shndx, syms, runtime, shstrndx,
+				  run_shstrndx);
+		if (!si)
+			goto out;
+		if (!(si->shdr.sh_flags & SHF_ALLOC))
 			continue;
-		if (shdr.sh_type == SHT_NOBITS) {
-			/* the runtime image knows the section's real offset */
-			sec = elf_getscn(runtime->elf, sym.st_shndx);
-			if (!sec || !gelf_getshdr(sec, &shdr))
-				return -1;
-			secname = elf_strptr(runtime->elf, run_shstrndx, shdr.sh_name);
-		} else {
-			secname = elf_strptr(syms->elf, shstrndx, shdr.sh_name);
-		}
-		if (label && !section_is_code_or_data(secname))
+		if (label && !section_is_code_or_data(si->name))
 			continue;
 		if (syms->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
 		    (sym.st_value & 1))
 			sym.st_value--;
 		if (syms->adjust_symbols) {
-			GElf_Phdr ph;
+			const GElf_Phdr *ph = load_segments_find(&segs, sym.st_value);
 
-			if (load_segment_of(runtime->elf, sym.st_value, &ph))
-				sym.st_value -= shdr.sh_addr - shdr.sh_offset;
+			if (!ph)
+				sym.st_value -= si->shdr.sh_addr - si->shdr.sh_offset;
 			else
-				sym.st_value -= ph.p_vaddr - ph.p_offset;
+				sym.st_value -= ph->p_vaddr - ph->p_offset;
 		}
 		name = demangle_later(t, name, &mangled);
 		symtree_insert(st, sym.st_value, sym.st_value + sym.st_size, name,
 			       GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info))->mangled = mangled;
 		count++;
 	}
+	ret = (int)count;
 	if (count) {
 		symtree_fixup_end(st, 0);
 		symtree_fixup_duplicate(st);
 	}
-	return (int)count;
+out:
+	free(secs);
+	free(segs.v);
+	return ret;
 }
 
 /* perf's dso__load_sym(): .symtab first, then .dynsym of the same file,

@@ -66,6 +66,16 @@ struct sym_range {
 	u32 sym;
 };
 
+/* A stretch of a dso's ranges with no gap of SYM_CLUSTER_GAP or more (the
+ * kernel's text, its modules): the bucket index covers the stretches and
+ * skips the gaps, so that its buckets stay small where symbols are dense. */
+struct sym_cluster {
+	u64 base;		/* its first range's start */
+	u64 limit;		/* its last range's end */
+	u32 first;		/* its first bucket in dso->bucket */
+};
+#define SYM_CLUSTER_GAP (1ULL << 20)
+
 struct dso {
 	const char *long_name;	/* as recorded (path, "[vdso]", ...) */
 	const char *short_name;	/* what "Shared Object" shows */
@@ -81,11 +91,12 @@ struct dso {
 	struct sym_range *ranges;
 	u32 nr_ranges;
 	u32 last_range;		/* the range the last lookup hit */
-	/* bucket[j]: first range starting at or above
-	   bucket_base + (j << bucket_shift); none when nr_buckets is 0 */
+	/* bucket[c.first + j]: the first range starting at or above
+	   c.base + (j << bucket_shift) for a cluster c, each cluster's
+	   buckets followed by one more; none when nr_clusters is 0 */
 	u32 *bucket;
-	u32 nr_buckets, bucket_shift;
-	u64 bucket_base;
+	struct sym_cluster *clusters;
+	u32 nr_clusters, bucket_shift;
 	struct symbol *extra;	/* symbols added before loading (KSYMBOL) */
 	u32 nr_extra, alloc_extra;
 	u8 build_id[DSO_BUILD_ID_MAX];
@@ -202,16 +213,33 @@ struct symtree_node {
 	u8 black;
 };
 
-/* The symbols of one dso while it loads, as perf's rbtree holds them. */
+/*
+ * The symbols of one dso while it loads, as perf's rbtree holds them.
+ * A lazy tree links no node: it logs the inserts and erases and keeps its
+ * nodes in tree order (by start, equal starts in insertion order, which
+ * is the in-order walk of every tree those operations make).  Only the
+ * shape is missing, and that matters only where symbols overlap: then
+ * symtree_install() replays the log into a tree.
+ */
 struct symtree {
 	struct symtree_node *v;	/* v[0] is the nil sentinel */
 	u32 nr, alloc;
 	u32 root;
 	u32 count;		/* nodes in the tree (not erased) */
+	int lazy;		/* no links yet: see above */
+	u32 *log;		/* lazy: node numbers inserted, and erased
+				   with SYMTREE_ERASED, in order */
+	u32 nr_log, alloc_log;
+	u32 *order;		/* the nodes in tree order (lazy: kept; else
+				   made by each walk) */
+	u32 nr_order, alloc_order;
+	u32 ordered;		/* lazy: nodes below this are in order[] */
 };
+#define SYMTREE_ERASED 0x80000000u
 
-/* Makes an empty tree. */
+/* Makes an empty tree (symtree_init_lazy(): a lazy one). */
 void symtree_init(struct symtree *t);
+void symtree_init_lazy(struct symtree *t);
 /* Frees the nodes. */
 void symtree_exit(struct symtree *t);
 /* perf's __symbols__insert(): equal starts go right.  name is kept, not

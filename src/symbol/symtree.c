@@ -42,11 +42,19 @@ void symtree_init(struct symtree *t)
 	t->v[NIL].black = 1;
 }
 
+void symtree_init_lazy(struct symtree *t)
+{
+	symtree_init(t);
+	t->lazy = 1;
+	t->ordered = 1;		/* past the sentinel */
+}
+
 void symtree_exit(struct symtree *t)
 {
 	free(t->v);
-	t->v = NULL;
-	t->nr = t->alloc = t->root = t->count = 0;
+	free(t->log);
+	free(t->order);
+	memset(t, 0, sizeof(*t));
 }
 
 /* ---- red-black tree (lib/rbtree.c's shapes) ---------------------------- */
@@ -136,14 +144,48 @@ static void insert_fixup(struct symtree *t, u32 n)
 	v[t->root].black = 1;
 }
 
+/* Links node i (unlinked, red) into the tree: __symbols__insert(), equal
+ * starts going right. */
+static void tree_link(struct symtree *t, u32 i)
+{
+	u64 start = t->v[i].sym.start;
+	u32 parent = NIL, cur = t->root;
+	int left = 0;
+
+	while (cur != NIL) {
+		parent = cur;
+		left = start < t->v[cur].sym.start;
+		cur = left ? t->v[cur].left : t->v[cur].right;
+	}
+	t->v[i].parent = parent;
+	if (parent == NIL)
+		t->root = i;
+	else if (left)
+		t->v[parent].left = i;
+	else
+		t->v[parent].right = i;
+	insert_fixup(t, i);
+}
+
+/* Appends op to a lazy tree's log. */
+static void log_op(struct symtree *t, u32 op)
+{
+	if (t->nr_log == t->alloc_log) {
+		t->alloc_log = t->alloc_log ? 2 * t->alloc_log : 256;
+		t->log = xrealloc(t->log, (unsigned long)t->alloc_log * sizeof(*t->log));
+	}
+	t->log[t->nr_log++] = op;
+}
+
 struct symbol *symtree_insert(struct symtree *t, u64 start, u64 end, const char *name,
 			      u8 binding, u8 type)
 {
 	struct symtree_node *n;
-	u32 i, parent = NIL, cur = t->root;
-	int left = 0;
+	u32 i;
 
 	if (t->nr == t->alloc) {
+		if (t->alloc >= SYMTREE_ERASED / 2)
+			die("symbol table: too many symbols");
 		t->alloc *= 2;
 		t->v = xrealloc(t->v, (unsigned long)t->alloc * sizeof(*t->v));
 	}
@@ -155,21 +197,11 @@ struct symbol *symtree_insert(struct symtree *t, u64 start, u64 end, const char 
 	n->sym.name = name;
 	n->sym.binding = binding;
 	n->sym.type = type;
-	/* __symbols__insert(): equal starts go right */
-	while (cur != NIL) {
-		parent = cur;
-		left = start < t->v[cur].sym.start;
-		cur = left ? t->v[cur].left : t->v[cur].right;
-	}
-	n->parent = parent;
-	if (parent == NIL)
-		t->root = i;
-	else if (left)
-		t->v[parent].left = i;
-	else
-		t->v[parent].right = i;
 	t->count++;
-	insert_fixup(t, i);
+	if (t->lazy)
+		log_op(t, i);
+	else
+		tree_link(t, i);
 	return &t->v[i].sym;
 }
 
@@ -320,14 +352,112 @@ static u64 page_up(u64 v)
 	return (v + 4095) & ~4095ULL;
 }
 
+static void order_room(struct symtree *t, u32 n)
+{
+	if (n <= t->alloc_order)
+		return;
+	t->alloc_order = n < 256 ? 256 : 2 * n;
+	t->order = xrealloc(t->order, (unsigned long)t->alloc_order * sizeof(*t->order));
+}
+
+/* A node number and its start, for the sort below. */
+struct start_id {
+	u64 start;
+	u32 id;
+};
+
+/* Sorts v[0..n) by start, stably: a radix sort a byte at a time from the
+ * lowest, skipping the bytes all starts share. */
+static void sort_by_start(struct start_id *v, u32 n)
+{
+	struct start_id *tmp = xmalloc((unsigned long)(n ? n : 1) * sizeof(*tmp)), *src = v, *dst = tmp;
+	u32 count[256];
+
+	for (int shift = 0; shift < 64; shift += 8) {
+		u32 sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (u32 i = 0; i < n; i++)
+			count[(src[i].start >> shift) & 0xff]++;
+		if (count[(src[0].start >> shift) & 0xff] == n)
+			continue;
+		for (int d = 0; d < 256; d++) {
+			u32 c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (u32 i = 0; i < n; i++)
+			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
+		struct start_id *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, (unsigned long)n * sizeof(*v));
+	free(tmp);
+}
+
+/* Puts the nodes in t->order in tree order and returns how many: a lazy
+ * tree's nodes inserted since the last call are sorted and merged in (no
+ * erased node is among them: only the fixups erase, on an order made
+ * first); another tree's are walked. */
+static u32 tree_order(struct symtree *t)
+{
+	const struct symtree_node *v = t->v;
+	u32 n = 0, fresh = t->nr - t->ordered, i, j, k;
+	struct start_id *sorted;
+	u32 *merged;
+
+	if (!t->lazy) {
+		order_room(t, t->count);
+		for (u32 x = tree_first(t); x != NIL; x = tree_next(t, x))
+			t->order[n++] = x;
+		return t->nr_order = n;
+	}
+	if (!fresh)
+		return t->nr_order;
+	order_room(t, t->nr_order + fresh);
+	sorted = xmalloc((unsigned long)fresh * sizeof(*sorted));
+	for (i = 0; i < fresh; i++)
+		sorted[i] = (struct start_id){ v[t->ordered + i].sym.start, t->ordered + i };
+	sort_by_start(sorted, fresh);
+	for (i = 0; i < fresh; i++)
+		t->order[t->nr_order + i] = sorted[i].id;
+	free(sorted);
+	/* the old ones come first on equal starts: inserted earlier */
+	merged = xmalloc((unsigned long)(t->nr_order + fresh) * sizeof(*merged));
+	for (i = 0, j = t->nr_order, k = 0; i < t->nr_order || j < t->nr_order + fresh; )
+		merged[k++] = j == t->nr_order + fresh ||
+			      (i < t->nr_order && v[t->order[i]].sym.start <= v[t->order[j]].sym.start) ?
+			      t->order[i++] : t->order[j++];
+	free(t->order);
+	t->order = merged;
+	t->alloc_order = t->nr_order + fresh;
+	t->nr_order += fresh;
+	t->ordered = t->nr;
+	return t->nr_order;
+}
+
+/* Erases node z: from the tree, or in a lazy tree's log. */
+static void erase_node(struct symtree *t, u32 z)
+{
+	if (!t->lazy) {
+		tree_erase(t, z);
+		return;
+	}
+	log_op(t, z | SYMTREE_ERASED);
+	t->count--;
+}
+
 void symtree_fixup_end(struct symtree *t, int is_kallsyms)
 {
-	u32 prev = tree_first(t), cur;
+	u32 n = tree_order(t);
 
-	if (prev == NIL)
+	if (!n)
 		return;
-	for (cur = tree_next(t, prev); cur != NIL; prev = cur, cur = tree_next(t, cur)) {
-		struct symbol *p = &t->v[prev].sym, *c = &t->v[cur].sym;
+	for (u32 k = 1; k < n; k++) {
+		struct symbol *p = &t->v[t->order[k - 1]].sym, *c = &t->v[t->order[k]].sym;
 
 		if (p->end != p->start)
 			continue;
@@ -337,8 +467,10 @@ void symtree_fixup_end(struct symtree *t, int is_kallsyms)
 		else
 			p->end = c->start;
 	}
-	if (t->v[prev].sym.end == t->v[prev].sym.start)
-		t->v[prev].sym.end = page_up(t->v[prev].sym.start) + 4096;
+	struct symbol *last = &t->v[t->order[n - 1]].sym;
+
+	if (last->end == last->start)
+		last->end = page_up(last->start) + 4096;
 }
 
 static int leading_underscores(const char *s)
@@ -377,23 +509,30 @@ int symbol_prefer_second(const struct symbol *a, const struct symbol *b)
 	return !strncmp(symbol_name(a), "SyS", 3) || !strncmp(symbol_name(a), "compat_SyS", 10);
 }
 
+/* The walk of symbols__fixup_duplicate() (next is the successor of cur,
+ * which an erase of next leaves in place) over the nodes in order; the
+ * order keeps the nodes left. */
 void symtree_fixup_duplicate(struct symtree *t)
 {
-	u32 cur = tree_first(t), next;
+	u32 n = tree_order(t), kept = 0, cur, next;
 
-	while (cur != NIL) {
-		next = tree_next(t, cur);
-		if (next == NIL)
-			break;
+	if (!n)
+		return;
+	cur = t->order[0];
+	for (u32 k = 1; k < n; k++) {
+		next = t->order[k];
 		if (t->v[cur].sym.start != t->v[next].sym.start) {
+			t->order[kept++] = cur;
 			cur = next;
 		} else if (!symbol_prefer_second(&t->v[cur].sym, &t->v[next].sym)) {
-			tree_erase(t, next);
+			erase_node(t, next);
 		} else {
-			tree_erase(t, cur);
+			erase_node(t, cur);
 			cur = next;
 		}
 	}
+	t->order[kept++] = cur;
+	t->nr_order = kept;
 }
 
 /* ---- the flat table ---------------------------------------------------- */
@@ -470,34 +609,56 @@ static void ranges_by_descent(struct symtree *t, struct dso *dso, u32 *alloc)
 	free(b);
 }
 
-/* A bucket index over the ranges: bucket[j] is the first range whose start
- * is at or above bucket_base + (j << bucket_shift). */
+/* The clusters of the ranges (split at gaps of SYM_CLUSTER_GAP or more)
+ * and a bucket index over them with about one bucket per range. */
 static void build_buckets(struct dso *dso)
 {
-	u64 base, span;
-	u32 shift = 0, nr, r = 0;
+	const struct sym_range *rg = dso->ranges;
+	u32 nr = dso->nr_ranges, nc = 1, shift, r = 0, k = 0;
+	struct sym_cluster *c;
+	u64 total;
 
-	dso->nr_buckets = 0;
-	if (dso->nr_ranges < 16)
+	dso->nr_clusters = 0;
+	if (nr < 16)
 		return;
-	base = dso->ranges[0].start;
-	span = dso->ranges[dso->nr_ranges - 1].end - base;
-	while (shift < 63 && (span >> shift) > (u64)dso->nr_ranges)
-		shift++;
-	nr = (u32)(span >> shift) + 2;
-	dso->bucket = xmalloc((unsigned long)nr * sizeof(u32));
-	for (u32 j = 0; j < nr; j++) {
-		u64 off = (u64)j << shift;
-
-		if ((off >> shift) != j || base + off < base)
-			r = dso->nr_ranges;	/* past the address space */
-		while (r < dso->nr_ranges && dso->ranges[r].start < base + off)
-			r++;
-		dso->bucket[j] = r;
+	for (u32 i = 1; i < nr; i++)
+		nc += rg[i].start - rg[i - 1].end >= SYM_CLUSTER_GAP;
+	c = xmalloc((unsigned long)nc * sizeof(*c));
+	nc = 0;
+	for (u32 i = 0; i < nr; i++) {
+		if (!i || rg[i].start - rg[i - 1].end >= SYM_CLUSTER_GAP)
+			c[nc++].base = rg[i].start;
+		c[nc - 1].limit = rg[i].end;
 	}
-	dso->bucket_base = base;
+	/* each cluster takes (span - 1) >> shift buckets, and two more */
+	for (shift = 0; shift < 63; shift++) {
+		total = 0;
+		for (u32 i = 0; i < nc; i++)
+			total += ((c[i].limit - c[i].base - 1) >> shift) + 2;
+		if (total <= (u64)nr + 2 * nc)
+			break;
+	}
+	total = 0;
+	for (u32 i = 0; i < nc; i++)
+		total += ((c[i].limit - c[i].base - 1) >> shift) + 2;
+	dso->bucket = xmalloc(total * sizeof(u32));
+	for (u32 i = 0; i < nc; i++) {
+		u64 nb = ((c[i].limit - c[i].base - 1) >> shift) + 2;
+
+		c[i].first = k;
+		for (u64 j = 0; j < nb; j++) {
+			u64 off = j << shift;
+
+			if ((off >> shift) != j || c[i].base + off < c[i].base)
+				r = nr;	/* past the address space */
+			while (r < nr && rg[r].start < c[i].base + off)
+				r++;
+			dso->bucket[k++] = r;
+		}
+	}
+	dso->clusters = c;
+	dso->nr_clusters = nc;
 	dso->bucket_shift = shift;
-	dso->nr_buckets = nr;
 }
 
 /* Where a symbol stops matching: perf's descent finds a zero-size symbol
@@ -529,24 +690,49 @@ static void ranges_direct(struct dso *dso, u32 *alloc)
 			add_range(dso, alloc, dso->syms[i].start, match_end(&dso->syms[i]), i);
 }
 
+/* Gives a lazy tree its shape: replays its log (the nodes' values are
+ * final, so the inserts and erases go where they went). */
+static void build_lazy(struct symtree *t)
+{
+	u32 count = t->count;
+
+	t->root = NIL;
+	for (u32 k = 0; k < t->nr_log; k++) {
+		u32 op = t->log[k], i = op & ~SYMTREE_ERASED;
+
+		if (op & SYMTREE_ERASED) {
+			tree_erase(t, i);
+			continue;
+		}
+		t->v[i].left = t->v[i].right = t->v[i].parent = NIL;
+		t->v[i].black = 0;
+		tree_link(t, i);
+	}
+	t->count = count;
+	t->lazy = 0;
+}
+
 void symtree_install(struct symtree *t, struct dso *dso)
 {
-	u32 alloc = 0, i = 0;
+	u32 alloc = 0, n = tree_order(t);
 
 	dso_forget_symbols(dso);
 	dso->loaded = 1;
-	if (t->count) {
-		dso->syms = xmalloc((unsigned long)t->count * sizeof(*dso->syms));
-		for (u32 n = tree_first(t); n != NIL; n = tree_next(t, n)) {
-			t->v[n].order = i;
-			dso->syms[i++] = t->v[n].sym;
-		}
+	if (n)
+		dso->syms = xmalloc((unsigned long)n * sizeof(*dso->syms));
+	for (u32 i = 0; i < n; i++) {
+		t->v[t->order[i]].order = i;
+		dso->syms[i] = t->v[t->order[i]].sym;
 	}
-	dso->nr_syms = i;
-	if (symbols_overlap(dso->syms, dso->nr_syms))
+	dso->nr_syms = n;
+	if (symbols_overlap(dso->syms, dso->nr_syms)) {
+		/* the shape decides */
+		if (t->lazy)
+			build_lazy(t);
 		ranges_by_descent(t, dso, &alloc);
-	else
+	} else {
 		ranges_direct(dso, &alloc);
+	}
 	build_buckets(dso);
 }
 

@@ -170,6 +170,72 @@ static void test_symtree_erase(void **state)
 	symtree_exit(&t);
 }
 
+/* One random load, replayed on t: inserts (many equal starts, zero and
+ * overlapping sizes), perf's fixups, then inserts left unfixed (as PLT
+ * entries are). */
+static void random_load(struct symtree *t, u32 seed, int nr)
+{
+	static const char *const names[] = { "a", "_b", "__c", "dd", "SyS_e", "f" };
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < nr; i++) {
+			u64 start, size;
+
+			seed = seed * 1103515245 + 12345;
+			start = (seed >> 8) % (u64)(nr * 2) * 16;
+			seed = seed * 1103515245 + 12345;
+			size = (seed >> 8) % 4 == 0 ? 0 : (seed >> 12) % 64;
+			symtree_insert(t, start, start + size, names[(seed >> 20) % 6],
+				       (seed >> 24) % 3 ? STB_GLOBAL : STB_WEAK, STT_FUNC);
+		}
+		if (pass == 0) {
+			symtree_fixup_end(t, 0);
+			symtree_fixup_duplicate(t);
+		}
+		nr /= 8;
+	}
+}
+
+/* A lazy tree installs what the tree does: same symbols, same ranges
+ * (where symbols overlap it is replayed into the same shape). */
+static void test_symtree_lazy(void **state)
+{
+	(void)state;
+	for (u32 seed = 1; seed <= 60; seed++) {
+		struct dso *a = dso_table_findnew(&table, "/nonexistent/eager", DSO_KIND_NOSYMS);
+		struct dso *b = dso_table_findnew(&table, "/nonexistent/lazy", DSO_KIND_NOSYMS);
+		struct symtree eager, lazy;
+		int nr = seed % 3 == 0 ? 3000 : (int)seed * 7;
+
+		symtree_init(&eager);
+		symtree_init_lazy(&lazy);
+		random_load(&eager, seed, nr);
+		random_load(&lazy, seed, nr);
+		symtree_install(&eager, a);
+		symtree_install(&lazy, b);
+		assert_int_equal(a->nr_syms, b->nr_syms);
+		assert_int_equal(a->nr_ranges, b->nr_ranges);
+		for (u32 i = 0; i < a->nr_syms; i++) {
+			assert_int_equal(a->syms[i].start, b->syms[i].start);
+			assert_int_equal(a->syms[i].end, b->syms[i].end);
+			assert_ptr_equal(a->syms[i].name, b->syms[i].name);
+		}
+		for (u32 i = 0; i < a->nr_ranges; i++) {
+			assert_int_equal(a->ranges[i].start, b->ranges[i].start);
+			assert_int_equal(a->ranges[i].end, b->ranges[i].end);
+			assert_int_equal(a->ranges[i].sym, b->ranges[i].sym);
+		}
+		for (u64 addr = 0; addr < (u64)nr * 32 + 64; addr++) {
+			const struct symbol *x = dso_find_symbol(&table, a, addr);
+			const struct symbol *y = dso_find_symbol(&table, b, addr);
+
+			assert_int_equal(x ? x - a->syms : -1, y ? y - b->syms : -1);
+		}
+		symtree_exit(&eager);
+		symtree_exit(&lazy);
+	}
+}
+
 /* perf 6.1's PLT case: _init (zero-size) stretched to the next symbol
  * over .plt, then PLT entries inserted unfixed: the first node on the
  * descent wins, so which name an address gets depends on the shape. */
@@ -386,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_nested),
 		cmocka_unit_test(test_symtree_erase),
 		cmocka_unit_test(test_symtree_plt_overlap),
+		cmocka_unit_test(test_symtree_lazy),
 		cmocka_unit_test(test_short_names),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_demangle_later),
