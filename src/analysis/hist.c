@@ -556,21 +556,28 @@ static inline int same_key(unsigned mask, const struct hist_entry *a, const stru
 	return 1;
 }
 
-static inline u32 key_hash(unsigned mask, const struct hist_entry *e)
+/* The hash of an entry's key fields (those of mask). */
+static inline u32 fields_hash(unsigned mask, s32 tid, u32 comm, u32 dso_name, s32 cpu,
+			      const struct symbol *sym, u64 addr)
 {
 	u64 x = 0;
 
 	if (mask & (1u << HD_PID))
-		x = x * 31 + (u32)e->tid;
+		x = x * 31 + (u32)tid;
 	if (mask & (1u << HD_COMM))
-		x = x * 31 + e->comm;
+		x = x * 31 + comm;
 	if (mask & (1u << HD_DSO))
-		x = x * 31 + e->dso_name;
+		x = x * 31 + dso_name;
 	if (mask & (1u << HD_CPU))
-		x = x * 31 + (u32)e->cpu;
+		x = x * 31 + (u32)cpu;
 	if (mask & (1u << HD_SYM))
-		x = x * 31 + (e->sym ? (uintptr_t)e->sym : e->addr);
+		x = x * 31 + (sym ? (uintptr_t)sym : addr);
 	return (u32)hash_u64(x);
+}
+
+static inline u32 key_hash(unsigned mask, const struct hist_entry *e)
+{
+	return fields_hash(mask, e->tid, e->comm, e->dso_name, e->cpu, e->sym, e->addr);
 }
 
 /* An index slot: the entry's hash above, its number + 1 below (0: empty),
@@ -977,10 +984,9 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
 u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *prepared,
 		    const struct symbol *sym)
 {
-	struct hist_entry k;
+	const struct hist_prepared *p = prepared;
 
-	prepared_key(prepared, sym, &k);
-	return key_hash(h->lay->key_mask, &k);
+	return fields_hash(h->lay->key_mask, p->tid, p->comm, p->dso_name, p->cpu, sym, p->addr);
 }
 
 void hists_flat_prefetch(const struct hists *h, u32 hash, int stage)

@@ -439,8 +439,9 @@ struct item_node {
 #define AHEAD_LOOKUP 8
 #define AHEAD_ENTRY 4
 
-/* What the histogram thread found for an item AHEAD_LOOKUP items ahead. */
+/* What the histogram thread found for an item ahead of it. */
 struct flat_ahead {
+	struct sym_probe probe;	/* its symbol's lookup */
 	const struct symbol *sym;
 	u32 hash;		/* hists_flat_hash() */
 	u8 fast;		/* a flat sample: hists_add_flat() */
@@ -513,6 +514,9 @@ static int must_park(struct report_ctx *ctx, struct dso *dso)
 	return 1;
 }
 
+/* Parked samples an empty parking keeps room for. */
+#define PARKED_KEEP 4096
+
 static void park(struct report_ctx *ctx, const struct item_sample *it)
 {
 	if (ctx->nr_parked == ctx->parked_room) {
@@ -565,6 +569,13 @@ static void unpark(struct report_ctx *ctx, int drain, int load_kernel)
 			ctx->parked[kept++] = *it;
 	}
 	ctx->nr_parked = kept;
+	/* the samples parked while the kernel loaded (100,000s): their
+	   room goes back, not to stay resident beside what comes next */
+	if (!kept && ctx->parked_room > PARKED_KEEP) {
+		free(ctx->parked);
+		ctx->parked = NULL;
+		ctx->parked_room = 0;
+	}
 }
 
 /* The session's sync hook with parking: every lookup handed over done. */
@@ -574,6 +585,26 @@ static void sync_items(void *arg)
 
 	batchq_sync(ctx->pipe);
 	unpark(ctx, 1, 0);
+}
+
+/* The first two steps of an item's symbol lookup (session_probe_start(),
+ * session_probe_ranges()). */
+static void probe_start(const unsigned char *item, struct flat_ahead *a)
+{
+	const struct dso *dso;
+	u64 addr;
+
+	item_lookup(item, &dso, &addr);
+	session_probe_start(dso, addr, &a->probe);
+}
+
+static void probe_ranges(const unsigned char *item, struct flat_ahead *a)
+{
+	const struct dso *dso;
+	u64 addr;
+
+	item_lookup(item, &dso, &addr);
+	session_probe_ranges(dso, &a->probe);
 }
 
 /*
@@ -591,7 +622,7 @@ static void look_ahead(struct report_ctx *ctx, const unsigned char *item, struct
 	if (!a->fast)
 		return;
 	h = &ctx->hists[it->evsel_idx];
-	a->sym = it->dso ? session_find_symbol(ctx->session, it->dso, it->p.addr) : NULL;
+	a->sym = it->dso ? session_probe_find(ctx->session, it->dso, it->p.addr, &a->probe) : NULL;
 	a->filtered = hist_filter_symbol(ctx->strs, &ctx->filters, a->sym, it->has_map, it->ip);
 	a->hash = hists_flat_hash(h, &it->p, a->sym);
 	hists_flat_prefetch(h, a->hash, 0);
@@ -614,22 +645,19 @@ static void consume_items(void *arg, const void *items, size_t len)
 		p += *p == ITEM_SAMPLE ? ITEM_SIZE(struct item_sample)
 						    : ITEM_SIZE(struct item_node);
 	}
+	for (u32 j = 0; j < PREFETCH_FAR && j < n; j++)
+		probe_start(v[j], &ahead[j]);
+	for (u32 j = 0; j < PREFETCH_NEAR && j < n; j++)
+		probe_ranges(v[j], &ahead[j]);
+	for (u32 j = 0; j < AHEAD_LOOKUP && j < n; j++)
+		look_ahead(ctx, v[j], &ahead[j]);
 	for (u32 i = 0; i < n; i++) {
-		const struct dso *pf_dso;
 		const struct symbol *sym = NULL;
-		u64 pf_addr;
 
-		if (i + PREFETCH_FAR < n) {
-			item_lookup(v[i + PREFETCH_FAR], &pf_dso, &pf_addr);
-			session_prefetch_symbol(pf_dso, pf_addr, 0);
-		}
-		if (i + PREFETCH_NEAR < n) {
-			item_lookup(v[i + PREFETCH_NEAR], &pf_dso, &pf_addr);
-			session_prefetch_symbol(pf_dso, pf_addr, 1);
-		}
-		if (i == 0)
-			for (u32 j = 0; j < AHEAD_LOOKUP && j < n; j++)
-				look_ahead(ctx, v[j], &ahead[j]);
+		if (i + PREFETCH_FAR < n)
+			probe_start(v[i + PREFETCH_FAR], &ahead[i + PREFETCH_FAR]);
+		if (i + PREFETCH_NEAR < n)
+			probe_ranges(v[i + PREFETCH_NEAR], &ahead[i + PREFETCH_NEAR]);
 		if (i + AHEAD_LOOKUP < n)
 			look_ahead(ctx, v[i + AHEAD_LOOKUP], &ahead[i + AHEAD_LOOKUP]);
 		if (i + AHEAD_ENTRY < n && ahead[i + AHEAD_ENTRY].fast)
@@ -653,7 +681,8 @@ static void consume_items(void *arg, const void *items, size_t len)
 			const struct item_node *it = (const void *)v[i];
 
 			if (it->dso)
-				sym = session_find_symbol(ctx->session, it->dso, it->addr);
+				sym = session_probe_find(ctx->session, it->dso, it->addr,
+							 &ahead[i].probe);
 			hists_add_chain_node(ctx->pipe_hists, it->dso_name, sym, it->ip, it->level);
 		}
 	}
@@ -920,10 +949,11 @@ static void lookup_cached(struct report_ctx *ctx, struct sym_lookup *v, u32 n, u
 		if (i + near < n) {
 			const struct sym_cache_slot *ahead = &cache->slot[v[i + near].slot];
 
+			struct sym_probe probe;
+
 			if (ahead->gen != cache->gen || ahead->dso != v[i + near].dso ||
 			    ahead->addr != v[i + near].addr)
-				session_prefetch_symbol(v[i + near].dso,
-							v[i + near].addr, 0);
+				session_probe_start(v[i + near].dso, v[i + near].addr, &probe);
 		}
 		if (c->gen != cache->gen || c->dso != v[i].dso || c->addr != v[i].addr) {
 			item.ip = 0;

@@ -1123,7 +1123,18 @@ const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64
 	return dso_find_symbol(&s->dsos, dso, addr);
 }
 
-void session_prefetch_symbol(const struct dso *dso, u64 addr, int stage)
+void session_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p)
 {
-	dso_prefetch_symbol(dso, addr, stage);
+	dso_probe_start(dso, addr, p);
+}
+
+void session_probe_ranges(const struct dso *dso, struct sym_probe *p)
+{
+	dso_probe_ranges(dso, p);
+}
+
+const struct symbol *session_probe_find(struct session *s, struct dso *dso, u64 addr,
+					const struct sym_probe *p)
+{
+	return dso_probe_find(&s->dsos, dso, addr, p);
 }

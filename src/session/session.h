@@ -22,6 +22,7 @@
 #define PROF_SESSION_SESSION_H
 
 #include "../format/reader.h"
+#include "../symbol/symbol.h"
 
 struct session;
 struct thread;
@@ -186,9 +187,12 @@ void session_loader_wait(struct session *s);
 /* Whether dso gets its symbols from the kernel's load (kernel, modules). */
 int session_dso_is_kernel(const struct dso *dso);
 
-/* Prefetches for a later session_find_symbol(s, dso, addr): stage 0
- * first, stage 1 some lookups later (see dso_prefetch_symbol()). */
-void session_prefetch_symbol(const struct dso *dso, u64 addr, int stage);
+/* session_find_symbol() in three steps some lookups apart, for the other
+ * thread (see dso_probe_start()). */
+void session_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p);
+void session_probe_ranges(const struct dso *dso, struct sym_probe *p);
+const struct symbol *session_probe_find(struct session *s, struct dso *dso, u64 addr,
+					const struct sym_probe *p);
 
 /* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
  * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */

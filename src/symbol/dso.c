@@ -396,6 +396,34 @@ static s64 bucket_of(const struct dso *dso, u64 addr)
 	return c[lo].first + ((addr - c[lo].base) >> dso->bucket_shift);
 }
 
+/* The span of ranges that may hold an address of bucket j: those before
+ * bucket[j] start below the bucket, those from bucket[j + 1] on above it. */
+static void bucket_span(const struct dso *dso, s64 j, u32 *lo, u32 *hi)
+{
+	*lo = dso->bucket[j] ? dso->bucket[j] - 1 : 0;
+	*hi = dso->bucket[j + 1];
+}
+
+/* The range of ranges[lo..hi) holding addr, remembered as the last hit;
+ * NULL if none. */
+static const struct symbol *range_search(struct dso *dso, u64 addr, u32 lo, u32 hi)
+{
+	const struct sym_range *r = dso->ranges;
+
+	/* the last range starting at or below addr, with no data-dependent
+	   branch (the compilers make the step a conditional move) */
+	for (u32 n = hi - lo; n > 1; ) {
+		u32 half = n / 2;
+
+		lo = r[lo + half].start <= addr ? lo + half : lo;
+		n -= half;
+	}
+	if (lo >= hi || r[lo].start > addr || addr >= r[lo].end)
+		return NULL;
+	dso->last_range = lo;
+	return &dso->syms[r[lo].sym];
+}
+
 /* The dso's range holding addr: the last one hit, else by the bucket
  * index and a binary search among that bucket's ranges; NULL if none. */
 static const struct symbol *range_lookup(struct dso *dso, u64 addr)
@@ -414,39 +442,54 @@ static const struct symbol *range_lookup(struct dso *dso, u64 addr)
 
 		if (j < 0)
 			return NULL;
-		/* ranges before bucket[j] start below addr's bucket, those
-		   from bucket[j + 1] on above it */
-		lo = dso->bucket[j] ? dso->bucket[j] - 1 : 0;
-		hi = dso->bucket[j + 1];
+		bucket_span(dso, j, &lo, &hi);
 	}
-	/* the last range starting at or below addr, with no data-dependent
-	   branch (the compilers make the step a conditional move) */
-	for (u32 n = hi - lo; n > 1; ) {
-		u32 half = n / 2;
-
-		lo = r[lo + half].start <= addr ? lo + half : lo;
-		n -= half;
-	}
-	if (lo >= hi || r[lo].start > addr || addr >= r[lo].end)
-		return NULL;
-	dso->last_range = lo;
-	return &dso->syms[r[lo].sym];
+	return range_search(dso, addr, lo, hi);
 }
 
-void dso_prefetch_symbol(const struct dso *dso, u64 addr, int stage)
+void dso_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p)
 {
-	s64 j;
-
-	if (!dso || !dso_ready(dso) || !dso->nr_clusters || (j = bucket_of(dso, addr)) < 0)
+	p->ranged = 0;
+	p->bucket = PROBE_FULL;
+	if (!dso || !dso_ready(dso) || !dso->nr_clusters)
 		return;
-	if (stage == 0) {
-		__builtin_prefetch(&dso->bucket[j]);
-	} else {
-		u32 r = dso->bucket[j] ? dso->bucket[j] - 1 : 0;
+	p->bucket = bucket_of(dso, addr);
+	if (p->bucket < 0)
+		p->bucket = PROBE_NONE;
+	else
+		__builtin_prefetch(&dso->bucket[p->bucket]);
+}
 
-		__builtin_prefetch(&dso->ranges[r]);
-		__builtin_prefetch(&dso->ranges[r + 1]);
+void dso_probe_ranges(const struct dso *dso, struct sym_probe *p)
+{
+	if (p->bucket < 0)
+		return;
+	bucket_span(dso, p->bucket, &p->lo, &p->hi);
+	p->ranged = 1;
+	__builtin_prefetch(&dso->ranges[p->lo]);
+	__builtin_prefetch(&dso->ranges[p->lo + 1]);
+}
+
+const struct symbol *dso_probe_find(struct dso_table *t, struct dso *dso, u64 addr,
+				    const struct sym_probe *p)
+{
+	const struct sym_range *r;
+	u32 lo, hi;
+
+	if (p->bucket == PROBE_FULL)
+		return dso_find_symbol(t, dso, addr);
+	if (p->bucket == PROBE_NONE)
+		return NULL;
+	r = &dso->ranges[dso->last_range];
+	if (r->start <= addr && addr < r->end)
+		return &dso->syms[r->sym];
+	if (p->ranged) {
+		lo = p->lo;
+		hi = p->hi;
+	} else {
+		bucket_span(dso, p->bucket, &lo, &hi);
 	}
+	return range_search(dso, addr, lo, hi);
 }
 
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr)

@@ -196,10 +196,25 @@ void dso_loader_wait(struct dso_table *t);
 void dso_loader_stop(struct dso_table *t);
 /* The symbol perf 6.1 finds at addr (dso address space), loading first. */
 const struct symbol *dso_find_symbol(struct dso_table *t, struct dso *dso, u64 addr);
-/* Brings into the cache what dso_find_symbol(dso, addr) will read, for a
- * dso already loaded: stage 0 its bucket; stage 1, once that has arrived,
- * the ranges the bucket points to.  Reads nothing else. */
-void dso_prefetch_symbol(const struct dso *dso, u64 addr, int stage);
+/*
+ * dso_find_symbol() in three steps, for a thread that works ahead:
+ * dso_probe_start() finds addr's bucket and prefetches it; some lookups
+ * later dso_probe_ranges() reads the span of ranges the bucket gives and
+ * prefetches them; later again dso_probe_find() searches that span.  A
+ * probe started before the dso was ready does the whole lookup at the end.
+ */
+struct sym_probe {
+	s64 bucket;		/* >= 0: a bucket; PROBE_FULL: look up in full;
+				   PROBE_NONE: no range holds the address */
+	u32 lo, hi;		/* the span dso_probe_ranges() read */
+	int ranged;		/* lo and hi are set */
+};
+#define PROBE_FULL (-1)
+#define PROBE_NONE (-2)
+void dso_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p);
+void dso_probe_ranges(const struct dso *dso, struct sym_probe *p);
+const struct symbol *dso_probe_find(struct dso_table *t, struct dso *dso, u64 addr,
+				    const struct sym_probe *p);
 /* Frees the dso's symbols and lookup tables (not its KSYMBOL extras). */
 void dso_forget_symbols(struct dso *dso);
 
