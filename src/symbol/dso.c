@@ -213,25 +213,40 @@ void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name
 	s->inline_id = 0;
 }
 
-/* Sort key: start, then position in the list (perf's rbtree puts equal
- * starts after the ones already there). */
-struct sort_item {
-	u64 start;
-	u32 idx;
-};
-
-static int cmp_item(const void *a, const void *b)
+void sort_by_start(struct start_idx *v, u32 n)
 {
-	const struct sort_item *x = a, *y = b;
+	struct start_idx *tmp = xmalloc((unsigned long)(n ? n : 1) * sizeof(*tmp));
+	struct start_idx *src = v, *dst = tmp, *t;
+	u32 count[256];
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	for (int shift = 0; shift < 64; shift += 8) {
+		u32 sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (u32 i = 0; i < n; i++)
+			count[(src[i].start >> shift) & 0xff]++;
+		if (!n || count[(src[0].start >> shift) & 0xff] == n)
+			continue;	/* a byte every start shares */
+		for (int d = 0; d < 256; d++) {
+			u32 c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (u32 i = 0; i < n; i++)
+			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, (unsigned long)n * sizeof(*v));
+	free(tmp);
 }
 
 void symbol_list_sort(struct symbol_list *l)
 {
-	struct sort_item *items;
+	struct start_idx *items;
 	struct symbol *sorted;
 	u32 i;
 
@@ -242,8 +257,8 @@ void symbol_list_sort(struct symbol_list *l)
 	items = xmalloc((unsigned long)l->nr * sizeof(*items));
 	sorted = xmalloc((unsigned long)l->nr * sizeof(*sorted));
 	for (i = 0; i < l->nr; i++)
-		items[i] = (struct sort_item){ l->v[i].start, i };
-	qsort(items, l->nr, sizeof(*items), cmp_item);
+		items[i] = (struct start_idx){ l->v[i].start, i };
+	sort_by_start(items, l->nr);
 	for (i = 0; i < l->nr; i++)
 		sorted[i] = l->v[items[i].idx];
 	free(items);

@@ -292,6 +292,16 @@ void symbol_list_add(struct symbol_list *l, u64 start, u64 end, const char *name
 void dso_install_list(struct dso *dso, struct symbol_list *l);
 /* Sorts l by start; equal starts keep insertion order. */
 void symbol_list_sort(struct symbol_list *l);
+
+/* A start and where it came from: sort_by_start() sorts these by start,
+ * stably (a radix sort a byte at a time, skipping bytes all share), which
+ * is the order perf's rbtree walks equal starts in when idx is the
+ * insertion order. */
+struct start_idx {
+	u64 start;
+	u32 idx;
+};
+void sort_by_start(struct start_idx *v, u32 n);
 /* perf's symbols__fixup_end() then symbols__fixup_duplicate() over l,
  * sorting it first (stable: equal starts keep insertion order). */
 void symbol_list_finish(struct symbol_list *l, int is_kallsyms);

@@ -360,44 +360,6 @@ static void order_room(struct symtree *t, u32 n)
 	t->order = xrealloc(t->order, (unsigned long)t->alloc_order * sizeof(*t->order));
 }
 
-/* A node number and its start, for the sort below. */
-struct start_id {
-	u64 start;
-	u32 id;
-};
-
-/* Sorts v[0..n) by start, stably: a radix sort a byte at a time from the
- * lowest, skipping the bytes all starts share. */
-static void sort_by_start(struct start_id *v, u32 n)
-{
-	struct start_id *tmp = xmalloc((unsigned long)(n ? n : 1) * sizeof(*tmp)), *src = v, *dst = tmp;
-	u32 count[256];
-
-	for (int shift = 0; shift < 64; shift += 8) {
-		u32 sum = 0;
-
-		memset(count, 0, sizeof(count));
-		for (u32 i = 0; i < n; i++)
-			count[(src[i].start >> shift) & 0xff]++;
-		if (count[(src[0].start >> shift) & 0xff] == n)
-			continue;
-		for (int d = 0; d < 256; d++) {
-			u32 c = count[d];
-
-			count[d] = sum;
-			sum += c;
-		}
-		for (u32 i = 0; i < n; i++)
-			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
-		struct start_id *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != v)
-		memcpy(v, src, (unsigned long)n * sizeof(*v));
-	free(tmp);
-}
-
 /* Puts the nodes in t->order in tree order and returns how many: a lazy
  * tree's nodes inserted since the last call are sorted and merged in (no
  * erased node is among them: only the fixups erase, on an order made
@@ -406,7 +368,7 @@ static u32 tree_order(struct symtree *t)
 {
 	const struct symtree_node *v = t->v;
 	u32 n = 0, fresh = t->nr - t->ordered, i, j, k;
-	struct start_id *sorted;
+	struct start_idx *sorted;
 	u32 *merged;
 
 	if (!t->lazy) {
@@ -420,10 +382,10 @@ static u32 tree_order(struct symtree *t)
 	order_room(t, t->nr_order + fresh);
 	sorted = xmalloc((unsigned long)fresh * sizeof(*sorted));
 	for (i = 0; i < fresh; i++)
-		sorted[i] = (struct start_id){ v[t->ordered + i].sym.start, t->ordered + i };
+		sorted[i] = (struct start_idx){ v[t->ordered + i].sym.start, t->ordered + i };
 	sort_by_start(sorted, fresh);
 	for (i = 0; i < fresh; i++)
-		t->order[t->nr_order + i] = sorted[i].id;
+		t->order[t->nr_order + i] = sorted[i].idx;
 	free(sorted);
 	/* the old ones come first on equal starts: inserted earlier */
 	merged = xmalloc((unsigned long)(t->nr_order + fresh) * sizeof(*merged));
