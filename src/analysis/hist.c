@@ -59,6 +59,9 @@ struct hist_strings {
 	u32 nr_comm, alloc_comm;
 	const struct dso *last_dso;	/* the DSO looked up last */
 	u32 last_dso_id;	/* and its string id */
+	const char *last_comm;	/* the comm looked up last, */
+	u32 last_comm_epoch;	/* at this session comm epoch, */
+	u32 last_comm_slot, last_comm_id;	/* and what it gave */
 	struct ptr_map dso_verdict;	/* DSO -> filter verdict */
 	struct ptr_map sym_verdict;	/* symbol -> filter verdict */
 };
@@ -226,8 +229,16 @@ static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso)
  */
 static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, u32 *slot)
 {
-	u32 i = ptr_map_slot(&hs->comm_ids, comm), id;
+	u32 i, id;
 
+	/* the same pointer with no rewrite since: the same answer */
+	if (comm && comm == hs->last_comm && epoch == hs->last_comm_epoch) {
+		*slot = hs->last_comm_slot;
+		return hs->last_comm_id;
+	}
+	hs->last_comm = comm;
+	hs->last_comm_epoch = epoch;
+	i = ptr_map_slot(&hs->comm_ids, comm);
 	if (hs->comm_ids.keys[i]) {
 		id = hs->comm_ids.vals[i];
 		*slot = id;
@@ -237,7 +248,8 @@ static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, 
 			if (strcmp(hs->str[hs->comm_sid[id]], comm))
 				hs->comm_sid[id] = intern(hs, comm);
 		}
-		return hs->comm_sid[id];
+		hs->last_comm_slot = id;
+		return hs->last_comm_id = hs->comm_sid[id];
 	}
 	if (hs->nr_comm == hs->alloc_comm) {
 		hs->alloc_comm = hs->alloc_comm ? hs->alloc_comm * 2 : 256;
@@ -251,7 +263,8 @@ static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, 
 	hs->comm_epoch[id] = epoch;
 	ptr_map_put(&hs->comm_ids, comm, id);
 	*slot = id;
-	return hs->comm_sid[id];
+	hs->last_comm_slot = id;
+	return hs->last_comm_id = hs->comm_sid[id];
 }
 
 const char *hist_string(const struct hist_strings *strs, u32 id)

@@ -41,6 +41,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 	memset(t, 0, sizeof(*t));
 	t->arena = arena;
 	arena_init(&t->sym_arena, 0);
+	arena_init(&t->kallsyms_arena, 0);
 	arena_init(&t->name_arena, 64 << 10);
 	pthread_mutex_init(&t->load_lock, NULL);
 	if (opts)
@@ -70,6 +71,7 @@ void dso_table_exit(struct dso_table *t)
 	t->retired = NULL;
 	t->nr_retired = 0;
 	arena_free(&t->sym_arena);
+	arena_free(&t->kallsyms_arena);
 	arena_free(&t->name_arena);
 	pthread_mutex_destroy(&t->load_lock);
 }

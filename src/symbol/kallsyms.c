@@ -17,9 +17,11 @@
  * Reading /proc/kallsyms is slow (the kernel formats every line), and the
  * kernel's symbols are needed at the first kernel sample, so
  * kallsyms_prefetch() reads and splits the file the session will want on
- * a worker thread from the start; kallsyms_load() takes those lines when
- * the file it picks then is the same, else reads it itself.  The worker
- * touches nothing but its own buffers.
+ * a worker thread from the start, and makes its symbol list (sorted and
+ * fixed up, names in an arena of its own); kallsyms_load() takes those
+ * when the file it picks then is the same (the table keeps the arena),
+ * else reads the file itself.  The worker touches nothing but its own
+ * buffers.
  *
  * Invariants: lines are parsed defensively (any garbage is skipped); no
  * fixed-size buffer is overrun; a missing file means no symbols.
@@ -73,11 +75,13 @@ struct ksym_line {
 	char type;
 };
 
-/* A kallsyms file read and split into lines. */
+/* A kallsyms file read and split into lines, and the symbols of those
+ * lines perf keeps (see ksym_symbols()). */
 struct ksym_file {
 	char *text;
 	struct ksym_line *v;
 	size_t nr;
+	struct symbol_list syms;
 };
 
 /* A kallsyms file being read on a worker thread. */
@@ -85,6 +89,7 @@ struct kallsyms_prefetch {
 	pthread_t thread;
 	char path[4200];
 	struct ksym_file file;
+	struct arena arena;	/* the names of file.syms */
 	int ok;			/* the file was read (set by the worker) */
 	atomic_int cancel;	/* set when the result is not wanted */
 	atomic_int done;	/* the worker has finished */
@@ -159,7 +164,30 @@ static void ksym_file_free(struct ksym_file *f)
 {
 	free(f->text);
 	free(f->v);
+	free(f->syms.v);
 	memset(f, 0, sizeof(*f));
+}
+
+/* The symbols of f's lines perf keeps: types T/W/D/B (any case), names
+ * not starting with '$' (copied into arena), zero-sized, then perf's
+ * fixups (symbol_list_finish()); the module suffix stays in the name. */
+static void ksym_symbols(struct ksym_file *f, struct arena *arena)
+{
+	struct symbol_list *all = &f->syms;
+
+	*all = (struct symbol_list){ .arena = arena };
+	for (size_t i = 0; i < f->nr; i++) {
+		u64 addr = f->v[i].addr;
+		char type = f->v[i].type, up = (char)toupper((unsigned char)type);
+		const char *name = f->v[i].name;
+
+		if ((up != 'T' && up != 'W' && up != 'D' && up != 'B') || name[0] == '$')
+			continue;
+		symbol_list_add(all, addr, addr, name,
+				type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL,
+				(up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT);
+	}
+	symbol_list_finish(all, 1);
 }
 
 static void *prefetch_main(void *arg)
@@ -167,6 +195,8 @@ static void *prefetch_main(void *arg)
 	struct kallsyms_prefetch *kp = arg;
 
 	kp->ok = !ksym_file_read(kp->path, &kp->file, &kp->cancel);
+	if (kp->ok && !atomic_load(&kp->cancel))
+		ksym_symbols(&kp->file, &kp->arena);
 	atomic_store(&kp->done, 1);
 	return NULL;
 }
@@ -214,7 +244,9 @@ void kallsyms_prefetch(struct dso_table *t, struct dso *kernel)
 	}
 	if (path != kp->path)
 		snprintf(kp->path, sizeof(kp->path), "%s", path);
+	arena_init(&kp->arena, 0);
 	if (pthread_create(&kp->thread, NULL, prefetch_main, kp)) {
+		arena_free(&kp->arena);
 		free(kp);
 		return;
 	}
@@ -235,12 +267,14 @@ void kallsyms_prefetch_stop(struct dso_table *t)
 	atomic_store(&kp->cancel, 1);
 	pthread_join(kp->thread, NULL);
 	ksym_file_free(&kp->file);
+	arena_free(&kp->arena);
 	free(kp);
 	t->kallsyms_prefetch = NULL;
 }
 
-/* The lines of path: the prefetched ones when they are of path, else
- * read now.  Returns 0 or -1. */
+/* The lines and symbols of path: the prefetched ones when they are of
+ * path (the table keeps their names' arena), else read now.  Returns 0 or
+ * -1. */
 static int kallsyms_lines(struct dso_table *t, const char *path, struct ksym_file *f)
 {
 	struct kallsyms_prefetch *kp = t->kallsyms_prefetch;
@@ -250,13 +284,19 @@ static int kallsyms_lines(struct dso_table *t, const char *path, struct ksym_fil
 		t->kallsyms_prefetch = NULL;
 		if (kp->ok && !strcmp(kp->path, path)) {
 			*f = kp->file;
+			arena_free(&t->kallsyms_arena);
+			t->kallsyms_arena = kp->arena;
 			free(kp);
 			return 0;
 		}
 		ksym_file_free(&kp->file);
+		arena_free(&kp->arena);
 		free(kp);
 	}
-	return ksym_file_read(path, f, NULL);
+	if (ksym_file_read(path, f, NULL))
+		return -1;
+	ksym_symbols(f, &t->sym_arena);
+	return 0;
 }
 
 int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
@@ -266,29 +306,24 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 	struct ksym_file f;
 	u64 ref_addr = 0, delta = 0;
 	int have_ref = !t->ref_reloc_sym;
-	struct symbol_list all = { .arena = &t->sym_arena };
+	struct symbol_list all;
 	u32 kept = 0;
 
 	if (!path)
 		path = kallsyms_path(t, kernel, pbuf, sizeof(pbuf));
 	if (!path || kallsyms_lines(t, path, &f))
 		return -1;
-	for (size_t i = 0; i < f.nr; i++) {
-		u64 addr = f.v[i].addr;
-		char type = f.v[i].type, up;
-		const char *name = f.v[i].name;
+	for (size_t i = 0; i < f.nr && !have_ref; i++) {
+		char up = (char)toupper((unsigned char)f.v[i].type);
 
-		up = (char)toupper((unsigned char)type);
-		if (!have_ref && (up == 'T' || up == 'W') && !strcmp(name, t->ref_reloc_sym)) {
-			ref_addr = addr;
+		if ((up == 'T' || up == 'W') && !strcmp(f.v[i].name, t->ref_reloc_sym)) {
+			ref_addr = f.v[i].addr;
 			have_ref = 1;
 		}
-		if ((up != 'T' && up != 'W' && up != 'D' && up != 'B') || name[0] == '$')
-			continue;
-		symbol_list_add(&all, addr, addr, name,
-				type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL,
-				(up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT);
 	}
+	all = f.syms;
+	all.arena = &t->sym_arena;	/* the names' stays with the table */
+	f.syms.v = NULL;
 	ksym_file_free(&f);
 	if (!have_ref) {
 		free(all.v);
@@ -296,7 +331,6 @@ int kallsyms_load(struct dso_table *t, struct dso *kernel, const char *path,
 	}
 	if (t->ref_reloc_sym)
 		delta = ref_addr - t->ref_reloc_addr;
-	symbol_list_finish(&all, 1);
 
 	/* maps__split_kallsyms(): modules out, kernel moved by delta */
 	struct dso *mod = NULL;

@@ -134,6 +134,8 @@ struct dso_table {
 	struct arena sym_arena;	/* what loading symbols allocates: its own,
 				   so that one thread may load symbols while
 				   another makes dsos (see dso_load()) */
+	struct arena kallsyms_arena;	/* the kernel's symbol names, made on
+					   kallsyms_prefetch()'s thread */
 	struct arena name_arena;	/* demangled names, made by symbol_name()
 					   under its lock on any thread */
 	void **retired;		/* symbol arrays replaced by a reload, kept
