@@ -514,8 +514,12 @@ static int must_park(struct report_ctx *ctx, struct dso *dso)
 	return 1;
 }
 
-/* Parked samples an empty parking keeps room for. */
+/* Parked samples an empty parking keeps room for; how many unpark()
+ * hands add_items() at a time (at most what a pipe batch holds). */
 #define PARKED_KEEP 4096
+#define UNPARK_BATCH 4096
+_Static_assert(UNPARK_BATCH <= PIPE_BATCH / ITEM_SIZE(struct item_node),
+	       "unpark() batches fit the histogram thread's scratch");
 
 static void park(struct report_ctx *ctx, const struct item_sample *it)
 {
@@ -534,9 +538,13 @@ static void park(struct report_ctx *ctx, const struct item_sample *it)
  * and the modules' while the session defers the kernel, unless load_kernel
  * (at the end) says to load it now.
  */
+static void add_items(struct report_ctx *ctx, const unsigned char **v, u32 n);
+
 static void unpark(struct report_ctx *ctx, int drain, int load_kernel)
 {
-	u32 kept = 0, nr_ready = 0;
+	u32 kept = 0, nr_ready = 0, nr_v = 0;
+	const unsigned char **v = ctx->pipe_items;
+	u8 *ready;
 
 	if (drain) {
 		if (load_kernel)
@@ -559,15 +567,24 @@ static void unpark(struct report_ctx *ctx, int drain, int load_kernel)
 	if (!nr_ready)
 		return;
 	ctx->nr_park_dsos = kept;
-	kept = 0;
+	/* the ready ones, in order and a batch at a time (add_items() works
+	   ahead), then the others moved down: a DSO that gets ready
+	   meanwhile waits for the next time */
+	ready = xmalloc(ctx->nr_parked ? ctx->nr_parked : 1);
 	for (u32 i = 0; i < ctx->nr_parked; i++) {
-		const struct item_sample *it = &ctx->parked[i];
-
-		if (session_dso_ready(it->dso))
-			add_sample_item(ctx, it);
-		else
-			ctx->parked[kept++] = *it;
+		ready[i] = session_dso_ready(ctx->parked[i].dso);
+		if (ready[i])
+			v[nr_v++] = (const void *)&ctx->parked[i];
+		if (nr_v == UNPARK_BATCH || (i + 1 == ctx->nr_parked && nr_v)) {
+			add_items(ctx, v, nr_v);
+			nr_v = 0;
+		}
 	}
+	kept = 0;
+	for (u32 i = 0; i < ctx->nr_parked; i++)
+		if (!ready[i])
+			ctx->parked[kept++] = ctx->parked[i];
+	free(ready);
 	ctx->nr_parked = kept;
 	/* the samples parked while the kernel loaded (100,000s): their
 	   room goes back, not to stay resident beside what comes next */
@@ -634,7 +651,6 @@ static void consume_items(void *arg, const void *items, size_t len)
 {
 	struct report_ctx *ctx = arg;
 	const unsigned char *p = items, *end = p + len, **v = ctx->pipe_items;
-	struct flat_ahead *ahead = ctx->pipe_ahead;
 	u32 n = 0;
 
 	if (ctx->nr_parked)
@@ -645,6 +661,15 @@ static void consume_items(void *arg, const void *items, size_t len)
 		p += *p == ITEM_SAMPLE ? ITEM_SIZE(struct item_sample)
 						    : ITEM_SIZE(struct item_node);
 	}
+	add_items(ctx, v, n);
+}
+
+/* Adds the items v[0..n) in order, working ahead of them: their symbol
+ * lookups and flat samples' entries. */
+static void add_items(struct report_ctx *ctx, const unsigned char **v, u32 n)
+{
+	struct flat_ahead *ahead = ctx->pipe_ahead;
+
 	for (u32 j = 0; j < PREFETCH_FAR && j < n; j++)
 		probe_start(v[j], &ahead[j]);
 	for (u32 j = 0; j < PREFETCH_NEAR && j < n; j++)
@@ -669,7 +694,7 @@ static void consume_items(void *arg, const void *items, size_t len)
 
 			ctx->pipe_hists = &ctx->hists[it->evsel_idx];
 			hists_add_flat(ctx->pipe_hists, &it->p, ahead[i].sym, ahead[i].filtered,
-				       ahead[i].hash);
+				       ahead[i].hash, it->late);
 		} else if (*v[i] == ITEM_SAMPLE) {
 			const struct item_sample *it = (const void *)v[i];
 
@@ -1576,11 +1601,11 @@ static void stop_threads(struct report_ctx *ctx)
 	if (ctx->pipe) {
 		batchq_free(ctx->pipe);
 		ctx->pipe = NULL;
-		free(ctx->pipe_items);
-		free(ctx->pipe_ahead);
 		session_set_sync(ctx->session, NULL, NULL);
 		if (ctx->nr_parked)
 			unpark(ctx, 1, 1);
+		free(ctx->pipe_items);
+		free(ctx->pipe_ahead);
 		free(ctx->parked);
 		free(ctx->park_dsos);
 	}

@@ -46,9 +46,10 @@ static void resolve(s32 tid, u64 ip, struct addr_location *al)
 }
 
 /* Builds a histogram of v[] sorted by sort_order: in order when parking
- * is 0, else the late samples after all the others. */
+ * is 0, else the late samples after all the others; through
+ * hists_add_prepared(), or with flat through hists_add_flat(). */
 static void build(struct hists *h, struct hist_layout *lay, struct hist_strings *strs,
-		  const struct smp *v, int nr, int parking)
+		  const struct smp *v, int nr, int parking, int flat)
 {
 	struct hist_prepared *p = calloc((size_t)nr, sizeof(*p));
 	const struct dso **dsos = calloc((size_t)nr, sizeof(*dsos));
@@ -66,23 +67,27 @@ static void build(struct hists *h, struct hist_layout *lay, struct hist_strings 
 		for (int i = 0; i < nr; i++) {
 			if ((parking && v[i].late) != pass)
 				continue;
-			hists_add_prepared(h, &p[i], NULL, 0, dsos[i], pass);
+			if (flat)
+				hists_add_flat(h, &p[i], NULL, 0, hists_flat_hash(h, &p[i], NULL), pass);
+			else
+				hists_add_prepared(h, &p[i], NULL, 0, dsos[i], pass);
 		}
 	hists_finish(h, 0);
 	free(p);
 	free(dsos);
 }
 
-/* The two histograms of v[] (in order, with parking) match. */
-static void check_same(const char *sort_order, const struct smp *v, int nr)
+/* The histogram of v[] in order and one with parking (flat: added with
+ * hists_add_flat()) match. */
+static void check_one(const char *sort_order, const struct smp *v, int nr, int flat)
 {
 	struct hist_layout lay;
 	struct hist_strings *strs = hist_strings_new();
 	struct hists ref, late;
 
 	assert_int_equal(hist_layout_parse(&lay, sort_order, NULL, 0, 0, 0), 0);
-	build(&ref, &lay, strs, v, nr, 0);
-	build(&late, &lay, strs, v, nr, 1);
+	build(&ref, &lay, strs, v, nr, 0, 0);
+	build(&late, &lay, strs, v, nr, 1, flat);
 	assert_int_equal(ref.nr_entries, late.nr_entries);
 	for (u32 i = 0; i < ref.nr_entries; i++) {
 		const struct hist_entry *a = &ref.entries[i], *b = &late.entries[i];
@@ -101,6 +106,12 @@ static void check_same(const char *sort_order, const struct smp *v, int nr)
 	hists_release(&ref);
 	hists_release(&late);
 	hist_strings_free(strs);
+}
+
+static void check_same(const char *sort_order, const struct smp *v, int nr)
+{
+	check_one(sort_order, v, nr, 0);
+	check_one(sort_order, v, nr, 1);
 }
 
 static int setup_maps(void **state)
