@@ -1957,9 +1957,22 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 	free(out);
 }
 
-static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
+/* output_order()'s rows but their last words, which need the input
+ * order: made on a thread while that is found (a job of these). */
+struct output_rows {
+	struct hists *h;
+	const u32 *rank;	/* string ranks */
+	u64 *rows;
+	int nr_keys, sym_key, stride;
+	int cc_depth;		/* children period first: depth_order() */
+};
+
+static void *output_rows(void *arg)
 {
+	struct output_rows *o = arg;
+	struct hists *h = o->h;
 	const struct hist_layout *lay = h->lay;
+	const u32 *rank = o->rank;
 	enum hist_dim dims[HD_NR + 1];
 	int nr_keys = 0, sym_key = -1, stride;
 	u64 *rows;
@@ -1978,7 +1991,6 @@ static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
 	rows = xmalloc(((size_t)h->nr_sorted ? h->nr_sorted : 1) * stride * sizeof(u64));
 	for (u32 j = 0; j < h->nr_sorted; j++) {
 		const struct hist_entry *e = h->sorted[j];
-		u32 n = e - h->entries;
 		u64 *row = rows + (size_t)j * stride;
 
 		for (int i = 0; i < nr_keys; i++) {
@@ -2013,10 +2025,29 @@ static void output_order(struct hists *h, const u32 *rank, const u32 *tree_rank)
 				break;
 			}
 		}
-		row[nr_keys] = (u64)tree_rank[n] << 32 | n;
 	}
-	sort_rows(rows, h->nr_sorted, stride, sym_key, !h->one_thread);
-	if (h->cc && dims[0] == HD_CHILDREN)
+	o->rows = rows;
+	o->nr_keys = nr_keys;
+	o->sym_key = sym_key;
+	o->stride = stride;
+	o->cc_depth = h->cc && dims[0] == HD_CHILDREN;
+	return NULL;
+}
+
+/* Orders h->sorted by the rows o made, their last words (input-tree rank
+ * above the entry number) set now; frees them. */
+static void output_order(struct hists *h, struct output_rows *o, const u32 *tree_rank)
+{
+	u64 *rows = o->rows;
+	int stride = o->stride, nr_keys = o->nr_keys;
+
+	for (u32 j = 0; j < h->nr_sorted; j++) {
+		u32 n = h->sorted[j] - h->entries;
+
+		rows[(size_t)j * stride + nr_keys] = (u64)tree_rank[n] << 32 | n;
+	}
+	sort_rows(rows, h->nr_sorted, stride, o->sym_key, !h->one_thread);
+	if (o->cc_depth)
 		depth_order(h, rows, stride);
 	for (u32 j = 0; j < h->nr_sorted; j++)
 		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + nr_keys]];
@@ -2228,8 +2259,9 @@ void hists_finish(struct hists *h, int dso_list_given)
 {
 	u32 *order, *tree_rank, *rank;
 	struct width_job widths = { h, dso_list_given, NULL };
-	pthread_t trees, widths_thread;
-	int trees_threaded = 0, widths_threaded, comms_changed;
+	struct output_rows outrows = { 0 };
+	pthread_t trees, widths_thread, rows_thread;
+	int trees_threaded = 0, widths_threaded, rows_threaded, comms_changed;
 	struct tree_job job = { h, NULL };
 	u32 *moved = NULL;
 
@@ -2285,12 +2317,21 @@ void hists_finish(struct hists *h, int dso_list_given)
 		column_widths(&widths);
 
 	rank = string_ranks(h->strs);
+	/* the output rows are made while the input order is found */
+	outrows.h = h;
+	outrows.rank = rank;
+	rows_threaded = h->nr_sorted > PARALLEL_SORT_MIN && !h->one_thread &&
+			!pthread_create(&rows_thread, NULL, output_rows, &outrows);
+	if (!rows_threaded)
+		output_rows(&outrows);
 	order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
 	tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
 	input_order(h, rank, order);
 	for (u32 i = 0; i < h->nr_entries; i++)
 		tree_rank[order[i]] = i;
-	output_order(h, rank, tree_rank);
+	if (rows_threaded)
+		pthread_join(rows_thread, NULL);
+	output_order(h, &outrows, tree_rank);
 	free(order);
 	free(h->input_rank);
 	h->input_rank = tree_rank;
