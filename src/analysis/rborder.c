@@ -152,7 +152,7 @@ void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered
 			 u32 *out)
 {
 	struct rb_node *t = xmalloc((n ? n : 1) * sizeof(*t));
-	u32 root = NIL;
+	u32 root = NIL, last = NIL;
 
 	for (u32 x = 0; x < n; x++) {
 		u64 r = ranks[x].rank, key = ranks[x].key;
@@ -163,6 +163,14 @@ void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered
 		t[x].rank = r;
 		t[x].key = key;
 		t[x].cls = cls;
+		/* Groups come in rank order and an ordered group's nodes too,
+		   so a node of an ordered group ranked at or above the last
+		   one goes right all the way down: under the last one (a
+		   tree made in order, the comm collapse's, takes no steps). */
+		if (!how && last != NIL && r >= t[last].rank) {
+			p = last;
+			c = NIL;
+		}
 		while (c != NIL) {
 			p = c;
 			if (!how || (r ^ t[c].rank) >> 32) {
@@ -184,6 +192,8 @@ void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered
 			}
 			c = went_left ? t[c].left : t[c].right;
 		}
+		if (p == last && !went_left)
+			last = x;
 		insert(t, &root, x, p, went_left);
 	}
 	walk_and_free(t, root, n, out);

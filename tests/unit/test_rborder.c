@@ -84,7 +84,22 @@ static u64 rnd(u64 *s)
 	return *s;
 }
 
-static void check_same_tree(u32 n, u32 nr_groups, u64 seed)
+/* Sorts node numbers by group and place: an insertion order like that of
+ * a tree made from another one's order. */
+static const struct test_node *sort_nodes;
+
+static int by_group_place(const void *pa, const void *pb)
+{
+	const struct test_node *a = &sort_nodes[*(const u32 *)pa], *b = &sort_nodes[*(const u32 *)pb];
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return a->place < b->place ? -1 : a->place > b->place;
+}
+
+/* Both trees of n random nodes in nr_groups groups (in_order: inserted
+ * by group and place, as a tree made from another one's order). */
+static void check_same_tree(u32 n, u32 nr_groups, u64 seed, int in_order)
 {
 	struct test_node *v = calloc(n, sizeof(*v));
 	struct rb_rank *ranks = calloc(n, sizeof(*ranks));
@@ -121,6 +136,25 @@ static void check_same_tree(u32 n, u32 nr_groups, u64 seed)
 		}
 		ranks[i].cls = v[i].cls;
 	}
+	if (in_order) {
+		u32 *idx = calloc(n, sizeof(u32));
+		struct test_node *sv = calloc(n, sizeof(*sv));
+		struct rb_rank *sr = calloc(n, sizeof(*sr));
+
+		for (u32 i = 0; i < n; i++)
+			idx[i] = i;
+		sort_nodes = v;
+		qsort(idx, n, sizeof(u32), by_group_place);
+		for (u32 i = 0; i < n; i++) {
+			sv[i] = v[idx[i]];
+			sr[i] = ranks[idx[i]];
+		}
+		memcpy(v, sv, n * sizeof(*v));
+		memcpy(ranks, sr, n * sizeof(*ranks));
+		free(idx);
+		free(sv);
+		free(sr);
+	}
 	rbtree_build(n, full_goes_left, &t, plain);
 	rbtree_build_ranked(n, ranks, how, full_goes_left, &t, ranked);
 	assert_memory_equal(plain, ranked, n * sizeof(u32));
@@ -134,8 +168,12 @@ static void check_same_tree(u32 n, u32 nr_groups, u64 seed)
 static void test_ranked_same_tree(void **state)
 {
 	(void)state;
-	for (u64 seed = 1; seed <= 40; seed++)
-		check_same_tree(1 + (u32)(seed * 97 % 3000), 1 + (u32)(seed % 7), seed * 0x9e3779b97f4a7c15ULL);
+	for (u64 seed = 1; seed <= 40; seed++) {
+		check_same_tree(1 + (u32)(seed * 97 % 3000), 1 + (u32)(seed % 7),
+				seed * 0x9e3779b97f4a7c15ULL, 0);
+		check_same_tree(1 + (u32)(seed * 97 % 3000), 1 + (u32)(seed % 7),
+				seed * 0x9e3779b97f4a7c15ULL, 1);
+	}
 }
 
 /* One node, and none. */
