@@ -1000,11 +1000,9 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
  * prefetches): the same entries in the same order, for a fraction of the
  * work.
  */
-u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *prepared,
+u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym)
 {
-	const struct hist_prepared *p = prepared;
-
 	return fields_hash(h->lay->key_mask, p->tid, p->comm, p->dso_name, p->cpu, sym, p->addr);
 }
 
@@ -1462,8 +1460,8 @@ static inline void row_copy(u64 *dst, const u64 *src, int words)
 
 /*
  * The row sort's bodies are inlined into one copy per common row length
- * (ROW_WIDTHS), where the compiler unrolls the word loops; that halves
- * the sorts' instructions.
+ * (ROW_WIDTHS), where the compiler unrolls the word loops (about a tenth
+ * fewer instructions on the benchmark's sorts).
  */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 

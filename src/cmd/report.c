@@ -973,7 +973,6 @@ static void lookup_cached(struct report_ctx *ctx, struct sym_lookup *v, u32 n, u
 			__builtin_prefetch(&cache->slot[v[i + far].slot]);
 		if (i + near < n) {
 			const struct sym_cache_slot *ahead = &cache->slot[v[i + near].slot];
-
 			struct sym_probe probe;
 
 			if (ahead->gen != cache->gen || ahead->dso != v[i + near].dso ||

@@ -19,10 +19,16 @@
  * descent is run once per elementary interval between symbol boundaries;
  * with no overlaps the ranges are the symbols themselves, and a list
  * already sorted (kallsyms) needs no tree at all (symtree_install_sorted).
- * A bucket index over the ranges bounds each lookup's binary search.
+ * Since the shape only matters where symbols overlap, the loaders use lazy
+ * trees (symtree_init_lazy()): the operations are logged and the nodes
+ * kept in tree order (a stable sort by start, which is every such tree's
+ * in-order walk), and only a dso whose symbols overlap has its log
+ * replayed into a real tree.  A bucket index over the ranges, split at big
+ * gaps (clusters), bounds each lookup's binary search.
  *
  * Invariants: node 0 is the nil sentinel (always black, never linked);
- * links are node indexes; erased nodes stay in the array, unlinked.
+ * links are node indexes; erased nodes stay in the array, unlinked; a lazy
+ * tree's order[] holds its live nodes in tree order once tree_order() ran.
  */
 #include "symbol.h"
 #include "../util/error.h"
