@@ -254,8 +254,10 @@ else
 fi
 
 # a full disk: one error line, status 1, and a file perf and prof read
-# alike, cut back to the last round that reached the disk
-if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=96k tmpfs "$TMP/small" 2>/dev/null; then
+# alike, cut back to the last round that reached the disk (512 KB: room
+# for a few rounds with samples; at 96 KB the first one sometimes did not
+# fit, which left a file with no samples)
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=512k tmpfs "$TMP/small" 2>/dev/null; then
 	# 10 µs of CPU a sample: enough data to fill the disk on a loaded machine too
 	"$PROF" record -g -e cpu-clock -c 10000 -o "$TMP/small/full.data" -- "$TMP/bin/spin" 2>"$TMP/err"
 	rc=$?
