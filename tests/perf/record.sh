@@ -258,8 +258,10 @@ fi
 # for a few rounds with samples; at 96 KB the first one sometimes did not
 # fit, which left a file with no samples)
 if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=512k tmpfs "$TMP/small" 2>/dev/null; then
-	# 10 µs of CPU a sample: enough data to fill the disk on a loaded machine too
-	"$PROF" record -g -e cpu-clock -c 10000 -o "$TMP/small/full.data" -- "$TMP/bin/spin" 2>"$TMP/err"
+	# 10 µs of CPU a sample, spin run twice: about 2.6 MB, and over 1 MB
+	# when it shares its CPU, enough to fill the disk on a loaded machine
+	"$PROF" record -g -e cpu-clock -c 10000 -o "$TMP/small/full.data" -- \
+		sh -c "'$TMP/bin/spin'; '$TMP/bin/spin'" 2>"$TMP/err"
 	rc=$?
 	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'No space left on device' "$TMP/err" &&
 		perf report --stdio -i "$TMP/small/full.data" >/dev/null 2>"$TMP/err2" && [ ! -s "$TMP/err2" ]; then
