@@ -813,34 +813,22 @@ static void place_roots(struct hists *h, u32 *moved)
 	free(moved);
 }
 
-/* A late add (key, origin) reached entry n before the sample that made
- * it: the entry becomes the late one's, as if it had come in order. */
-static void take_over(struct hists *h, u32 n, const struct hist_entry *key,
-		      const struct hist_origin *origin)
+/* A late add reached entry n before the sample that made it: the entry
+ * becomes the late one's, as if it had come in order. */
+static void take_over(struct hists *h, u32 n, const struct hist_pending *p)
 {
 	struct hist_entry *e = &h->entries[n];
 	struct hist_entry old = *e;
 	u32 depth = h->origins[n].max_depth;
 
-	*e = *key;
+	*e = p->key;
 	e->period = old.period;
 	e->acc_period = old.acc_period;
 	e->nr_samples = old.nr_samples;
 	e->hash = old.hash;
-	h->origins[n] = *origin;
+	h->origins[n] = p->origin;
 	if (depth > h->origins[n].max_depth)
 		h->origins[n].max_depth = depth;
-}
-
-/* Notes that a late add made or took over entry n. */
-static void note_late(struct hists *h, u32 n)
-{
-	if (h->nr_late_entries == h->alloc_late_entries) {
-		h->alloc_late_entries = h->alloc_late_entries ? 2 * h->alloc_late_entries : 1024;
-		h->late_entries = xrealloc(h->late_entries, h->alloc_late_entries *
-						    sizeof(*h->late_entries));
-	}
-	h->late_entries[h->nr_late_entries++] = n;
 }
 
 /* Applies one add; returns as hists_add(). */
@@ -858,8 +846,14 @@ static int apply(struct hists *h, const struct hist_pending *p)
 	}
 	if (p->late && (created || p->origin.seq < h->origins[n].seq)) {
 		if (!created)
-			take_over(h, n, &p->key, &p->origin);
-		note_late(h, n);
+			take_over(h, n, p);
+		if (h->nr_late_entries == h->alloc_late_entries) {
+			h->alloc_late_entries = h->alloc_late_entries ? 2 * h->alloc_late_entries
+								      : 1024;
+			h->late_entries = xrealloc(h->late_entries, h->alloc_late_entries *
+							    sizeof(*h->late_entries));
+		}
+		h->late_entries[h->nr_late_entries++] = n;
 	}
 	h->last_entry = n;
 	if (!p->chain) {
@@ -1024,54 +1018,20 @@ void hists_flat_prefetch(const struct hists *h, u32 hash, int stage)
 void hists_add_flat(struct hists *h, const struct hist_prepared *prepared,
 		    const struct symbol *sym, u8 filtered, u32 hash, int late)
 {
-	struct hist_entry *e;
-	struct hist_entry k;
-	struct hist_origin origin = {
-		.thread = prepared->thread, .comm_slot = prepared->comm_slot,
-		.seq = prepared->seq,
+	struct hist_pending p = {
+		.origin = { .thread = prepared->thread, .comm_slot = prepared->comm_slot,
+			    .seq = prepared->seq },
+		.late = late,
 	};
-	u32 i, n;
-	u64 slot;
 
 	/* adds queued before go first */
 	while (h->queue_len)
 		apply_oldest(h);
-	prepared_key(prepared, sym, &k);
-	k.filtered |= filtered;
-	k.hash = hash;
-	if (!h->index)
-		grow_index(h);
+	prepared_key(prepared, sym, &p.key);
+	p.key.filtered |= filtered;
+	p.key.hash = hash;
 	h->nr_samples++;
-	i = index_probe(h->index, h->index_mask, h->entries, h->lay->key_mask, &k, hash);
-	if ((slot = h->index[i])) {
-		n = SLOT_ENTRY(slot);
-		e = &h->entries[n];
-		/* apply()'s late add that came first */
-		if (late && origin.seq < h->origins[n].seq) {
-			take_over(h, n, &k, &origin);
-			note_late(h, n);
-		}
-	} else {
-		if (h->nr_entries == h->alloc_entries)
-			grow_entries(h);
-		n = h->nr_entries++;
-		e = &h->entries[n];
-		*e = k;
-		e->period = e->acc_period = e->nr_samples = 0;
-		h->origins[n] = origin;
-		h->index[i] = SLOT(hash, n);
-		if (h->nr_entries * 2 > h->index_mask + 1)
-			grow_index(h);
-		/* apply()'s note of a shown entry with no symbol */
-		if (!e->filtered && !e->sym && !e->dso_name)
-			h->unresolved_shown = 1;
-		if (late)
-			note_late(h, n);
-	}
-	h->last_entry = n;
-	e->period += k.period;
-	e->acc_period += k.period;
-	e->nr_samples++;
+	apply(h, &p);
 }
 
 int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,

@@ -421,6 +421,15 @@ static void bucket_span(const struct dso *dso, s64 j, u32 *lo, u32 *hi)
 	*hi = dso->bucket[j + 1];
 }
 
+/* The symbol of the range the dso's last lookup hit, when it holds addr;
+ * else NULL (the dso has ranges). */
+static const struct symbol *last_hit(const struct dso *dso, u64 addr)
+{
+	const struct sym_range *r = &dso->ranges[dso->last_range];
+
+	return r->start <= addr && addr < r->end ? &dso->syms[r->sym] : NULL;
+}
+
 /* The range of ranges[lo..hi) holding addr, remembered as the last hit;
  * NULL if none. */
 static const struct symbol *range_search(struct dso *dso, u64 addr, u32 lo, u32 hi)
@@ -446,12 +455,13 @@ static const struct symbol *range_search(struct dso *dso, u64 addr, u32 lo, u32 
 static const struct symbol *range_lookup(struct dso *dso, u64 addr)
 {
 	const struct sym_range *r = dso->ranges;
+	const struct symbol *sym;
 	u32 lo = 0, hi = dso->nr_ranges;
 
 	if (!hi)
 		return NULL;
-	if (r[dso->last_range].start <= addr && addr < r[dso->last_range].end)
-		return &dso->syms[r[dso->last_range].sym];
+	if ((sym = last_hit(dso, addr)))
+		return sym;
 	if (addr < r[0].start || addr >= r[hi - 1].end)
 		return NULL;
 	if (dso->nr_clusters) {
@@ -490,16 +500,15 @@ void dso_probe_ranges(const struct dso *dso, struct sym_probe *p)
 const struct symbol *dso_probe_find(struct dso_table *t, struct dso *dso, u64 addr,
 				    const struct sym_probe *p)
 {
-	const struct sym_range *r;
+	const struct symbol *sym;
 	u32 lo, hi;
 
 	if (p->bucket == PROBE_FULL)
 		return dso_find_symbol(t, dso, addr);
 	if (p->bucket == PROBE_NONE)
 		return NULL;
-	r = &dso->ranges[dso->last_range];
-	if (r->start <= addr && addr < r->end)
-		return &dso->syms[r->sym];
+	if ((sym = last_hit(dso, addr)))
+		return sym;
 	if (p->ranged) {
 		lo = p->lo;
 		hi = p->hi;

@@ -385,20 +385,17 @@ static u32 tree_order(struct symtree *t)
 	}
 	if (!fresh)
 		return t->nr_order;
-	order_room(t, t->nr_order + fresh);
 	sorted = xmalloc((unsigned long)fresh * sizeof(*sorted));
 	for (i = 0; i < fresh; i++)
 		sorted[i] = (struct start_idx){ v[t->ordered + i].sym.start, t->ordered + i };
 	sort_by_start(sorted, fresh);
-	for (i = 0; i < fresh; i++)
-		t->order[t->nr_order + i] = sorted[i].idx;
-	free(sorted);
 	/* the old ones come first on equal starts: inserted earlier */
 	merged = xmalloc((unsigned long)(t->nr_order + fresh) * sizeof(*merged));
-	for (i = 0, j = t->nr_order, k = 0; i < t->nr_order || j < t->nr_order + fresh; )
-		merged[k++] = j == t->nr_order + fresh ||
-			      (i < t->nr_order && v[t->order[i]].sym.start <= v[t->order[j]].sym.start) ?
-			      t->order[i++] : t->order[j++];
+	for (i = 0, j = 0, k = 0; i < t->nr_order || j < fresh; )
+		merged[k++] = j == fresh ||
+			      (i < t->nr_order && v[t->order[i]].sym.start <= sorted[j].start) ?
+			      t->order[i++] : sorted[j++].idx;
+	free(sorted);
 	free(t->order);
 	t->order = merged;
 	t->alloc_order = t->nr_order + fresh;
@@ -577,6 +574,17 @@ static void ranges_by_descent(struct symtree *t, struct dso *dso, u32 *alloc)
 	free(b);
 }
 
+/* The buckets clusters c[0..nc) take at shift: (span - 1) >> shift each,
+ * and two more. */
+static u64 cluster_buckets(const struct sym_cluster *c, u32 nc, u32 shift)
+{
+	u64 total = 0;
+
+	for (u32 i = 0; i < nc; i++)
+		total += ((c[i].limit - c[i].base - 1) >> shift) + 2;
+	return total;
+}
+
 /* The clusters of the ranges (split at gaps of SYM_CLUSTER_GAP or more)
  * and a bucket index over them with about one bucket per range. */
 static void build_buckets(struct dso *dso)
@@ -584,7 +592,6 @@ static void build_buckets(struct dso *dso)
 	const struct sym_range *rg = dso->ranges;
 	u32 nr = dso->nr_ranges, nc = 1, shift, r = 0, k = 0;
 	struct sym_cluster *c;
-	u64 total;
 
 	dso->nr_clusters = 0;
 	if (nr < 16)
@@ -598,20 +605,12 @@ static void build_buckets(struct dso *dso)
 			c[nc++].base = rg[i].start;
 		c[nc - 1].limit = rg[i].end;
 	}
-	/* each cluster takes (span - 1) >> shift buckets, and two more */
-	for (shift = 0; shift < 63; shift++) {
-		total = 0;
-		for (u32 i = 0; i < nc; i++)
-			total += ((c[i].limit - c[i].base - 1) >> shift) + 2;
-		if (total <= (u64)nr + 2 * nc)
+	for (shift = 0; shift < 63; shift++)
+		if (cluster_buckets(c, nc, shift) <= (u64)nr + 2 * nc)
 			break;
-	}
-	total = 0;
-	for (u32 i = 0; i < nc; i++)
-		total += ((c[i].limit - c[i].base - 1) >> shift) + 2;
-	dso->bucket = xmalloc(total * sizeof(u32));
+	dso->bucket = xmalloc(cluster_buckets(c, nc, shift) * sizeof(u32));
 	for (u32 i = 0; i < nc; i++) {
-		u64 nb = ((c[i].limit - c[i].base - 1) >> shift) + 2;
+		u64 nb = cluster_buckets(&c[i], 1, shift);
 
 		c[i].first = k;
 		for (u64 j = 0; j < nb; j++) {
