@@ -44,6 +44,8 @@ struct ptr_map {
 	u32 mask, nr;
 };
 
+#define LAST_LOOKUPS 16		/* cpus with lookup caches of their own */
+
 struct hist_strings {
 	struct arena arena;
 	const char **str;	/* id -> string (DSO names, final comms) */
@@ -57,11 +59,15 @@ struct hist_strings {
 	u32 *comm_sid;		/* comm slot -> id of what it read last */
 	u32 *comm_epoch;	/* comm slot -> session comm epoch then */
 	u32 nr_comm, alloc_comm;
-	const struct dso *last_dso;	/* the DSO looked up last */
-	u32 last_dso_id;	/* and its string id */
-	const char *last_comm;	/* the comm looked up last, */
-	u32 last_comm_epoch;	/* at this session comm epoch, */
-	u32 last_comm_slot, last_comm_id;	/* and what it gave */
+	struct last_lookup {	/* per cpu (mod LAST_LOOKUPS): samples of
+				   several cpus interleave */
+		const struct dso *dso;	/* the DSO looked up last */
+		u32 dso_id;		/* and its string id */
+		u32 comm_epoch;		/* the comm looked up last, at this
+					   session comm epoch, */
+		const char *comm;
+		u32 comm_slot, comm_id;	/* and what it gave */
+	} last[LAST_LOOKUPS];
 	struct ptr_map dso_verdict;	/* DSO -> filter verdict */
 	struct ptr_map sym_verdict;	/* symbol -> filter verdict */
 };
@@ -201,13 +207,13 @@ static u32 intern(struct hist_strings *hs, const char *s)
 	return id;
 }
 
-/* The string id of a DSO's short name. */
-static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso)
+/* The string id of a DSO's short name; last: the cpu's last lookups. */
+static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso, struct last_lookup *last)
 {
 	u32 i, id;
 
-	if (dso == hs->last_dso)
-		return hs->last_dso_id;
+	if (dso == last->dso)
+		return last->dso_id;
 	i = ptr_map_slot(&hs->dso_ids, dso);
 	if (hs->dso_ids.keys[i]) {
 		id = hs->dso_ids.vals[i];
@@ -215,8 +221,8 @@ static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso)
 		id = intern(hs, dso_short_name(dso));
 		ptr_map_put(&hs->dso_ids, dso, id);
 	}
-	hs->last_dso = dso;
-	hs->last_dso_id = id;
+	last->dso = dso;
+	last->dso_id = id;
 	return id;
 }
 
@@ -226,18 +232,20 @@ static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso)
  * arrives (perf's comm__override()): entries are keyed by what the string
  * reads when the sample comes, as perf's tree compares them, and keep the
  * slot so hists_finish() can print what the creator's string reads then.
+ * last: the cpu's last lookups.
  */
-static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, u32 *slot)
+static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, u32 *slot,
+			  struct last_lookup *last)
 {
 	u32 i, id;
 
 	/* the same pointer with no rewrite since: the same answer */
-	if (comm && comm == hs->last_comm && epoch == hs->last_comm_epoch) {
-		*slot = hs->last_comm_slot;
-		return hs->last_comm_id;
+	if (comm && comm == last->comm && epoch == last->comm_epoch) {
+		*slot = last->comm_slot;
+		return last->comm_id;
 	}
-	hs->last_comm = comm;
-	hs->last_comm_epoch = epoch;
+	last->comm = comm;
+	last->comm_epoch = epoch;
 	i = ptr_map_slot(&hs->comm_ids, comm);
 	if (hs->comm_ids.keys[i]) {
 		id = hs->comm_ids.vals[i];
@@ -248,8 +256,8 @@ static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, 
 			if (strcmp(hs->str[hs->comm_sid[id]], comm))
 				hs->comm_sid[id] = intern(hs, comm);
 		}
-		hs->last_comm_slot = id;
-		return hs->last_comm_id = hs->comm_sid[id];
+		last->comm_slot = id;
+		return last->comm_id = hs->comm_sid[id];
 	}
 	if (hs->nr_comm == hs->alloc_comm) {
 		hs->alloc_comm = hs->alloc_comm ? hs->alloc_comm * 2 : 256;
@@ -263,8 +271,8 @@ static inline u32 comm_id(struct hist_strings *hs, const char *comm, u32 epoch, 
 	hs->comm_epoch[id] = epoch;
 	ptr_map_put(&hs->comm_ids, comm, id);
 	*slot = id;
-	hs->last_comm_slot = id;
-	return hs->last_comm_id = hs->comm_sid[id];
+	last->comm_slot = id;
+	return last->comm_id = hs->comm_sid[id];
 }
 
 const char *hist_string(const struct hist_strings *strs, u32 id)
@@ -454,6 +462,8 @@ u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *fl
 {
 	u8 bits = 0;
 
+	if (!flt->comms && !flt->pids && !flt->tids && !flt->dsos)
+		return 0;	/* the common case, before any register is saved */
 	/* perf tests the thread's comm at the sample's time */
 	if (flt->comms && !in_list(flt->comms, al->comm))
 		bits |= FILTER_THREAD;
@@ -916,9 +926,10 @@ void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 		   u64 period, u8 filtered, struct hist_prepared *p)
 {
 	struct hist_strings *hs = h->strs;
+	struct last_lookup *last = &hs->last[(u32)cpu % LAST_LOOKUPS];
 
-	p->comm = comm_id(hs, al->comm, al->comm_epoch, &p->comm_slot);
-	p->dso_name = al->dso ? dso_id(hs, al->dso) : 0;
+	p->comm = comm_id(hs, al->comm, al->comm_epoch, &p->comm_slot, last);
+	p->dso_name = al->dso ? dso_id(hs, al->dso, last) : 0;
 	p->tid = al->tid;
 	p->cpu = cpu;
 	p->addr = al->addr;
@@ -1045,7 +1056,7 @@ int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
 
 u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso)
 {
-	return dso ? dso_id(strs, dso) : 0;
+	return dso ? dso_id(strs, dso, &strs->last[0]) : 0;
 }
 
 int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym,

@@ -634,8 +634,10 @@ static void look_ahead(struct report_ctx *ctx, const unsigned char *item, struct
 	const struct item_sample *it = (const void *)item;
 	const struct hists *h;
 
-	a->fast = *item == ITEM_SAMPLE && ctx->park && !it->kernel_unsure &&
-		  session_dso_ready(it->dso);
+	/* a sample not sure of the kernel map is sure once the kernel is
+	   loaded, which its DSO's being ready says */
+	a->fast = *item == ITEM_SAMPLE && ctx->park && session_dso_ready(it->dso) &&
+		  !(it->kernel_unsure && session_kernel_outside(it->dso, it->p.addr));
 	if (!a->fast)
 		return;
 	h = &ctx->hists[it->evsel_idx];

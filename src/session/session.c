@@ -33,6 +33,7 @@
 #include <string.h>
 
 #define COMM_BUF 16		/* TASK_COMM_LEN: room for an override */
+#define SAMPLE_CPU_CACHE 64	/* cpus with a last-thread slot of their own */
 #define PROT_EXEC_BIT 4
 #define MAP_HUGETLB_FLAG 0x40000
 
@@ -83,6 +84,9 @@ struct session {
 	struct thread **threads;	/* open addressing by tid */
 	u64 thread_mask, nr_threads;
 	struct thread *last;		/* last lookup (perf's last_match) */
+	struct thread *cpu_last[SAMPLE_CPU_CACHE];	/* the last sample's thread
+					   on each cpu (mod the size): samples
+					   of several cpus interleave */
 	struct maps *all_maps;
 	struct maps kmaps;		/* kernel, modules, KSYMBOL maps */
 	struct map_array karr;
@@ -306,6 +310,9 @@ static void thread_remove(struct session *s, struct thread *t)
 	s->nr_threads--;
 	if (s->last == t)
 		s->last = NULL;
+	for (u32 c = 0; c < SAMPLE_CPU_CACHE; c++)
+		if (s->cpu_last[c] == t)
+			s->cpu_last[c] = NULL;
 	for (u64 j = (i + 1) & s->thread_mask; s->threads[j]; j = (j + 1) & s->thread_mask) {
 		struct thread *m = s->threads[j];
 
@@ -966,7 +973,18 @@ int session_resolve_flags(struct session *s, const struct pd_event *ev,
 		pid = (s32)sample->pid;
 		tid = (s32)sample->tid;
 	}
-	t = thread_lookup(s, pid, tid, 1);
+	if (sample->sample_type & PD_SAMPLE_CPU) {
+		struct thread **last = &s->cpu_last[sample->cpu % SAMPLE_CPU_CACHE];
+
+		t = *last;
+		if (t && t->tid == tid) {
+			if (t->pid == -1)	/* else thread_update_pid() does nothing */
+				thread_update_pid(s, t, pid);
+		} else
+			*last = t = thread_lookup(s, pid, tid, 1);
+	} else {
+		t = thread_lookup(s, pid, tid, 1);
+	}
 	al->thread = t;
 	al->comm = t->comm;
 	al->comm_epoch = s->comm_epoch;

@@ -95,6 +95,40 @@ static void test_kallsyms_module_gap(void **state)
 	free(l.v);
 }
 
+/* kallsyms addresses: lower and upper case hex, a 0x prefix and a number
+ * too long for 64 bits read as strtoull() reads them (saturated); a line
+ * without an address is skipped. */
+static void test_kallsyms_addresses(void **state)
+{
+	char path[] = "/tmp/test_kallsymsXXXXXX";
+	int fd = mkstemp(path);
+	const char text[] = "ffffffff81000000 T _text\n"
+			    "FFFFFFFF81000100 T upper\n"
+			    "0xffffffff81000200 t prefixed\n"
+			    "zz t no_address\n"
+			    "fffffffff81000300 t too_long\n";
+	struct dso *k = dso_table_findnew(&table, "[kernel.kallsyms]", DSO_KIND_KERNEL);
+	struct symbol_list l = { .arena = &arena };
+	int n;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	n = kallsyms_load(&table, k, path, &l);
+	unlink(path);
+	assert_int_equal(n, 4);
+	assert_string_equal(l.v[0].name, "_text");
+	assert_true(l.v[0].start == 0xffffffff81000000ULL);
+	assert_string_equal(l.v[1].name, "upper");
+	assert_true(l.v[1].start == 0xffffffff81000100ULL);
+	assert_string_equal(l.v[2].name, "prefixed");
+	assert_true(l.v[2].start == 0xffffffff81000200ULL);
+	assert_string_equal(l.v[3].name, "too_long");
+	assert_true(l.v[3].start == ~0ULL);
+	free(l.v);
+}
+
 /* Lookups follow perf's tree descent, not a "containing symbol" rule:
  * inserted in order, outer/inner/far make inner the root, so an address
  * in outer past inner's end goes right to far and finds nothing. */
@@ -449,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_fixup_end_and_aliases),
 		cmocka_unit_test(test_alias_rules),
 		cmocka_unit_test(test_kallsyms_module_gap),
+		cmocka_unit_test(test_kallsyms_addresses),
 		cmocka_unit_test(test_lookup_nested),
 		cmocka_unit_test(test_symtree_erase),
 		cmocka_unit_test(test_symtree_plt_overlap),
