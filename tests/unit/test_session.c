@@ -41,6 +41,49 @@ static void resolve(s32 pid, s32 tid, u16 cpumode, u64 ip, struct addr_location 
 	resolve_flags(pid, tid, cpumode, ip, 0, al);
 }
 
+/* A sample with its cpu: the session keeps each cpu's last thread. */
+static void resolve_cpu(s32 pid, s32 tid, u32 cpu, u64 ip, struct addr_location *al)
+{
+	struct pd_header h = { PD_REC_SAMPLE, PD_MISC_USER, 8 };
+	struct pd_event ev = { .hdr = &h, .time = 1 };
+	struct pd_sample smp = { .sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_CPU,
+				 .ip = ip, .pid = (u32)pid, .tid = (u32)tid, .cpu = cpu };
+
+	assert_int_equal(session_resolve_flags(s, &ev, &smp, 0, al), 0);
+}
+
+/* Samples of two cpus interleaved find their own threads; a thread that a
+ * FORK replaces (its tid reused) is not found again through a cpu's last
+ * thread, and a pid learnt later still reaches the cached thread. */
+static void test_cpu_last_thread(void **state)
+{
+	struct addr_location a, b;
+	const struct thread *old;
+
+	(void)state;
+	comm(700, 700, "seven");
+	comm(800, 800, "eight");
+	resolve_cpu(700, 700, 1, 0x10, &a);
+	resolve_cpu(800, 800, 2, 0x10, &b);
+	assert_string_equal(a.comm, "seven");
+	assert_string_equal(b.comm, "eight");
+	resolve_cpu(700, 700, 1, 0x10, &a);
+	resolve_cpu(800, 800, 2, 0x10, &b);
+	assert_string_equal(a.comm, "seven");
+	assert_string_equal(b.comm, "eight");
+	old = a.thread;
+	fork_rec(700, 800, 700, 800);	/* tid 700 again, now a child of 800 */
+	resolve_cpu(700, 700, 1, 0x10, &a);
+	assert_ptr_not_equal(a.thread, old);
+	assert_string_equal(a.comm, "eight");
+	/* a thread first seen without its pid gets it from a later sample */
+	resolve_cpu(-1, 900, 3, 0x10, &a);
+	assert_int_equal(a.pid, -1);
+	resolve_cpu(800, 900, 3, 0x10, &a);
+	assert_int_equal(a.pid, 800);
+	assert_int_equal(a.tid, 900);
+}
+
 static void test_comm_override(void **state)
 {
 	struct addr_location a, b, c;
@@ -254,6 +297,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_comm_override, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_last_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_cow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlap_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_anon_jit_vdso, setup, teardown),
