@@ -1734,6 +1734,22 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
  * equal node goes right of those already in), and collapsing it into a
  * second tree keeps it.
  */
+/* The input tree's key of entry i; rank: the strings' ranks. */
+static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tree_key *k)
+{
+	const struct hist_entry *e = &h->entries[i];
+
+	k->has_sym = !!e->sym;
+	k->inlined = e->sym && symbol_inlined(e->sym) ? symbol_name(e->sym) : NULL;
+	k->start = e->sym ? symbol_start(e->sym) : e->addr;
+	k->end = e->sym ? symbol_end(e->sym) : 0;
+	k->comm = rank[e->comm];
+	k->dso = rank[e->dso_name];
+	k->tid = e->tid;
+	k->cpu = e->cpu;
+	k->entry = i;
+}
+
 static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 {
 	const struct hist_layout *lay = h->lay;
@@ -1745,19 +1761,8 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	int any_inlined = 0;
 
 	for (u32 i = 0; i < n; i++) {
-		const struct hist_entry *e = &h->entries[i];
-		struct tree_key *k = &keys[i];
-
-		k->has_sym = !!e->sym;
-		k->inlined = e->sym && symbol_inlined(e->sym) ? symbol_name(e->sym) : NULL;
-		any_inlined |= k->inlined != NULL;
-		k->start = e->sym ? symbol_start(e->sym) : e->addr;
-		k->end = e->sym ? symbol_end(e->sym) : 0;
-		k->comm = rank[e->comm];
-		k->dso = rank[e->dso_name];
-		k->tid = e->tid;
-		k->cpu = e->cpu;
-		k->entry = i;
+		tree_key_of(h, rank, i, &keys[i]);
+		any_inlined |= keys[i].inlined != NULL;
 	}
 	/* without a symbol key every comparison is an order */
 	if (!(lay->key_mask & (1u << HD_SYM))) {
@@ -1931,10 +1936,72 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 struct output_rows {
 	struct hists *h;
 	const u32 *rank;	/* string ranks */
+	int range_words;	/* rows end in the symbol's range (start, end)
+				   before the entry number (see
+				   ties_by_range()) */
 	u64 *rows;
 	int nr_keys, sym_key, stride;
 	int cc_depth;		/* children period first: depth_order() */
+	u8 *unordered;		/* with range_words: string id -> that DSO's
+				   entries do not order by range */
 };
+
+/*
+ * Can ties in the output order (entries perf's output sort finds equal)
+ * be put in input-tree order by the symbol's range?  Entries that tie
+ * agree on every shown sort key; when none is hidden, they differ in the
+ * input tree's keys only in the symbol's range (or address), and when
+ * their group is ordered (see input_ranks()) the tree has them in the
+ * order of (start, end), then of creation.  That holds without call
+ * chains (whose order needs the whole tree), without a symbol key, and
+ * with the DSO before it; for groups that are not ordered
+ * output_order_direct() falls back to the tree.
+ */
+static int ties_by_range(const struct hists *h)
+{
+	const struct hist_layout *lay = h->lay;
+
+	return !h->cc && !h->need_input_rank && !(lay->elide_mask & lay->key_mask) &&
+	       (!(lay->key_mask & (1u << HD_SYM)) || dso_before_sym(lay));
+}
+
+/* Per string id, 1 for a DSO whose entries do not order by range: one is
+ * inlined, or their addresses span half the 64-bit circle (then the
+ * wrapping comparisons of any group inside it may not order it).
+ * Without a symbol key: NULL (nothing is compared by range). */
+static u8 *unordered_dsos(const struct hists *h)
+{
+	u32 nr_strs = h->strs->nr;
+	u64 *lo, *hi;
+	u8 *bad;
+
+	if (!(h->lay->key_mask & (1u << HD_SYM)))
+		return NULL;
+	bad = xcalloc(nr_strs, 1);
+	lo = xmalloc(nr_strs * sizeof(*lo));
+	hi = xmalloc(nr_strs * sizeof(*hi));
+	memset(lo, 0xff, nr_strs * sizeof(*lo));
+	memset(hi, 0, nr_strs * sizeof(*hi));
+	for (u32 i = 0; i < h->nr_entries; i++) {
+		const struct hist_entry *e = &h->entries[i];
+		u32 d = e->dso_name;
+		u64 a = e->sym ? symbol_start(e->sym) : e->addr;
+		u64 b = e->sym ? symbol_end(e->sym) : a;
+
+		if (e->sym && symbol_inlined(e->sym))
+			bad[d] = 1;
+		lo[d] = a < lo[d] ? a : lo[d];
+		lo[d] = b < lo[d] ? b : lo[d];
+		hi[d] = a > hi[d] ? a : hi[d];
+		hi[d] = b > hi[d] ? b : hi[d];
+	}
+	for (u32 d = 0; d < nr_strs; d++)
+		if (hi[d] >= lo[d] && hi[d] - lo[d] >= 1ULL << 63)
+			bad[d] = 1;
+	free(lo);
+	free(hi);
+	return bad;
+}
 
 static void *output_rows(void *arg)
 {
@@ -1956,7 +2023,7 @@ static void *output_rows(void *arg)
 		}
 		dims[nr_keys++] = lay->sort[i];
 	}
-	stride = nr_keys + 1;
+	stride = nr_keys + 1 + (o->range_words ? 2 : 0);
 	rows = xmalloc(((size_t)h->nr_sorted ? h->nr_sorted : 1) * stride * sizeof(u64));
 	for (u32 j = 0; j < h->nr_sorted; j++) {
 		const struct hist_entry *e = h->sorted[j];
@@ -1994,7 +2061,13 @@ static void *output_rows(void *arg)
 				break;
 			}
 		}
+		if (o->range_words) {
+			row[nr_keys] = e->sym ? symbol_start(e->sym) : e->addr;
+			row[nr_keys + 1] = e->sym ? symbol_end(e->sym) : 0;
+		}
 	}
+	if (o->range_words)
+		o->unordered = unordered_dsos(h);
 	o->rows = rows;
 	o->nr_keys = nr_keys;
 	o->sym_key = sym_key;
@@ -2008,18 +2081,68 @@ static void *output_rows(void *arg)
 static void output_order(struct hists *h, struct output_rows *o, const u32 *tree_rank)
 {
 	u64 *rows = o->rows;
-	int stride = o->stride, nr_keys = o->nr_keys;
+	int stride = o->stride;
 
 	for (u32 j = 0; j < h->nr_sorted; j++) {
 		u32 n = h->sorted[j] - h->entries;
 
-		rows[(size_t)j * stride + nr_keys] = (u64)tree_rank[n] << 32 | n;
+		rows[(size_t)j * stride + stride - 1] = (u64)tree_rank[n] << 32 | n;
 	}
 	sort_rows(rows, h->nr_sorted, stride, o->sym_key, !h->one_thread);
 	if (o->cc_depth)
 		depth_order(h, rows, stride);
 	for (u32 j = 0; j < h->nr_sorted; j++)
-		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + nr_keys]];
+		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + stride - 1]];
+	free(rows);
+}
+
+/*
+ * output_order() with range words (ties_by_range()): no input-tree ranks
+ * are needed, but for ties in DSOs that do not order by range, which get
+ * them from the whole tree.
+ */
+static void output_order_direct(struct hists *h, struct output_rows *o, const u32 *rank)
+{
+	u64 *rows = o->rows;
+	int stride = o->stride, nr_keys = o->nr_keys;
+	u32 *order = NULL, *tree_rank = NULL;
+
+	for (u32 j = 0; j < h->nr_sorted; j++)
+		rows[(size_t)j * stride + stride - 1] = (u64)(h->sorted[j] - h->entries);
+	sort_rows(rows, h->nr_sorted, stride, o->sym_key, !h->one_thread);
+	for (u32 j = 0, end; o->unordered && j < h->nr_sorted; j = end) {
+		u64 *run = rows + (size_t)j * stride;
+		int bad = 0;
+
+		for (end = j + 1; end < h->nr_sorted &&
+		     !row_cmp(run, rows + (size_t)end * stride, nr_keys, o->sym_key); end++)
+			;
+		for (u32 k = j; end - j > 1 && k < end; k++)
+			bad |= o->unordered[h->entries[(u32)rows[(size_t)k * stride + stride - 1]]
+					    .dso_name];
+		if (!bad)
+			continue;
+		if (!tree_rank) {
+			order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
+			tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
+			input_order(h, rank, order);
+			for (u32 i = 0; i < h->nr_entries; i++)
+				tree_rank[order[i]] = i;
+		}
+		for (u32 k = j; k < end; k++) {
+			u64 *r = rows + (size_t)k * stride;
+			u32 n = (u32)r[stride - 1];
+
+			r[nr_keys] = r[nr_keys + 1] = 0;
+			r[stride - 1] = (u64)tree_rank[n] << 32 | n;
+		}
+		sort_rows_serial(run, end - j, stride, o->sym_key);
+	}
+	free(order);
+	free(tree_rank);
+	free(o->unordered);
+	for (u32 j = 0; j < h->nr_sorted; j++)
+		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + stride - 1]];
 	free(rows);
 }
 
@@ -2289,19 +2412,27 @@ void hists_finish(struct hists *h, int dso_list_given)
 	/* the output rows are made while the input order is found */
 	outrows.h = h;
 	outrows.rank = rank;
+	outrows.range_words = ties_by_range(h);
 	rows_threaded = h->nr_sorted > PARALLEL_SORT_MIN && !h->one_thread &&
 			!pthread_create(&rows_thread, NULL, output_rows, &outrows);
 	if (!rows_threaded)
 		output_rows(&outrows);
-	order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-	tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-	input_order(h, rank, order);
-	for (u32 i = 0; i < h->nr_entries; i++)
-		tree_rank[order[i]] = i;
-	if (rows_threaded)
-		pthread_join(rows_thread, NULL);
-	output_order(h, &outrows, tree_rank);
-	free(order);
+	if (outrows.range_words) {
+		if (rows_threaded)
+			pthread_join(rows_thread, NULL);
+		output_order_direct(h, &outrows, rank);
+		tree_rank = NULL;
+	} else {
+		order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
+		tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
+		input_order(h, rank, order);
+		for (u32 i = 0; i < h->nr_entries; i++)
+			tree_rank[order[i]] = i;
+		if (rows_threaded)
+			pthread_join(rows_thread, NULL);
+		output_order(h, &outrows, tree_rank);
+		free(order);
+	}
 	free(h->input_rank);
 	h->input_rank = tree_rank;
 	free(rank);

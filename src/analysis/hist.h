@@ -186,6 +186,8 @@ struct hists {
 	u32 nr_chain_dsos;
 	u32 alloc_seen;		/* room in seen[] and chain_dsos[] */
 	int one_thread;		/* hists_finish() starts no thread */
+	int need_input_rank;	/* hists_finish() sets input_rank even
+				   without call chains */
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
 	u32 *late_entries;	/* entries late adds made or took over (a
 				   number may repeat) */
@@ -211,7 +213,8 @@ struct hists {
 	int col_width[HD_NR];	/* perf's width of each column */
 	u32 *input_rank;	/* entry number -> its place in perf's input
 				   tree (the order perf collapses entries
-				   in) */
+				   in); NULL without call chains, unless
+				   need_input_rank */
 };
 
 void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);

@@ -411,6 +411,7 @@ static int read_file(struct diff_ctx *ctx, struct diff_file *df)
 	for (u32 i = 0; i < df->nr_hists; i++) {
 		hists_init(&df->hists[i], &ctx->lay, ctx->strs);
 		df->hists[i].one_thread = 1;
+		df->hists[i].need_input_rank = 1;
 	}
 	if (pd_process(&df->f, &ops, df) < 0)
 		return error("failed to process %s", df->path);

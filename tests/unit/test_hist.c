@@ -152,12 +152,78 @@ static void test_late_sample_takes_over(void **state)
 	check_same("comm,dso", v, 3);
 }
 
+/* The output order of v[] (one sample each, so every entry has the same
+ * period) by --sort sort_order: the entries' addresses into out[]; with
+ * tree, hists_finish() ranks every entry in the input tree first. */
+static void output_addrs(const char *sort_order, const struct smp *v, int nr, int tree,
+			 u64 *out)
+{
+	struct hist_layout lay;
+	struct hist_strings *strs = hist_strings_new();
+	struct hists h;
+
+	assert_int_equal(hist_layout_parse(&lay, sort_order, NULL, 0, 0, 0), 0);
+	hists_init(&h, &lay, strs);
+	h.need_input_rank = tree;
+	for (int i = 0; i < nr; i++) {
+		struct addr_location al;
+		struct hist_prepared p;
+
+		resolve(v[i].tid, v[i].ip, &al);
+		hists_prepare(&h, &al, 0, 1, 0, &p);
+		p.seq = (u64)i;
+		hists_add_prepared(&h, &p, NULL, 0, al.dso, 0);
+	}
+	hists_finish(&h, 0);
+	assert_int_equal(h.nr_sorted, nr);
+	for (int i = 0; i < nr; i++)
+		out[i] = h.sorted[i]->addr;
+	hists_release(&h);
+	hist_strings_free(strs);
+}
+
+/*
+ * Entries perf's output sort finds equal (same comm, DSO and no symbol,
+ * same period) come in its input tree's order: by address while a DSO's
+ * addresses lie within half the 64-bit circle.  Addresses further apart
+ * compare by their wrapping difference, so the tree's shape decides:
+ * inserted 0x10, then 0xffffffff81000000 (0x10 minus it is positive: it
+ * goes left), then 0x20 (right of 0x10), the tree reads
+ * 0xffffffff81000000, 0x10, 0x20.  Both ways of finding the order agree.
+ */
+static void test_output_ties(void **state)
+{
+	const struct smp in_app[] = {
+		{ 100, 0x400300, 0 }, { 100, 0x400100, 0 }, { 100, 0x400200, 0 },
+	};
+	const struct smp unmapped[] = {	/* no map: [unknown], the address as is */
+		{ 100, 0x10, 0 }, { 100, 0xffffffff81000000ULL, 0 }, { 100, 0x20, 0 },
+	};
+	const u64 app_order[] = { 0x100, 0x200, 0x300 };
+	const u64 wrap_order[] = { 0xffffffff81000000ULL, 0x10, 0x20 };
+	u64 got[3];
+
+	(void)state;
+	for (int tree = 0; tree < 2; tree++) {
+		output_addrs("comm,dso,sym", in_app, 3, tree, got);
+		for (int i = 0; i < 3; i++)
+			assert_true(got[i] == app_order[i]);
+		output_addrs("comm,dso,sym", unmapped, 3, tree, got);
+		for (int i = 0; i < 3; i++)
+			assert_true(got[i] == wrap_order[i]);
+		output_addrs("dso,sym", unmapped, 3, tree, got);
+		for (int i = 0; i < 3; i++)
+			assert_true(got[i] == wrap_order[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_late_entries_keep_their_place, setup_maps,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_late_sample_takes_over, setup_maps, teardown),
+		cmocka_unit_test_setup_teardown(test_output_ties, setup_maps, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
