@@ -457,13 +457,14 @@ static int in_ints(const s32 *v, int n, s32 x)
 	return 0;
 }
 
-u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *flt,
-			  const struct addr_location *al)
+/* hist_filter_thread_dso() with some filter set (out of line: the
+ * common case saves no registers). */
+static __attribute__((noinline)) u8 thread_dso_bits(struct hist_strings *hs,
+						    const struct hist_filters *flt,
+						    const struct addr_location *al)
 {
 	u8 bits = 0;
 
-	if (!flt->comms && !flt->pids && !flt->tids && !flt->dsos)
-		return 0;	/* the common case, before any register is saved */
 	/* perf tests the thread's comm at the sample's time */
 	if (flt->comms && !in_list(flt->comms, al->comm))
 		bits |= FILTER_THREAD;
@@ -489,6 +490,14 @@ u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *fl
 		}
 	}
 	return bits;
+}
+
+u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *flt,
+			  const struct addr_location *al)
+{
+	if (!flt->comms && !flt->pids && !flt->tids && !flt->dsos)
+		return 0;
+	return thread_dso_bits(hs, flt, al);
 }
 
 u8 hist_filter_symbol(struct hist_strings *hs, const struct hist_filters *flt,

@@ -1125,8 +1125,10 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 	}
 	it.e.time = time;
 	it.e.evsel_idx = evsel ? evsel->idx : NO_EVSEL;
-	if (in->ordered && time != 0 && time != PD_NO_TIME)
-		it.kind = ITEM_QUEUE;
+	if (in->ordered && time != 0 && time != PD_NO_TIME) {
+		queue_push(f, &it.e);	/* consume() of an ITEM_QUEUE */
+		return 0;
+	}
 	return consume(f, &it) < 0 ? -1 : 0;
 }
 
@@ -1344,7 +1346,8 @@ static int process_mapped(struct pd_file *f)
 		}
 		if (f->needs_swap)	/* in place: the mapping is private */
 			memcpy(f->map + pos, &h, 8);
-		extra = extra_payload(f, &h, f->map + pos);
+		extra = h.type == PD_REC_AUXTRACE || h.type == PD_REC_HEADER_TRACING_DATA ?
+			extra_payload(f, &h, f->map + pos) : 0;
 		if (extra > end - pos - h.size)
 			return error("%s: payload of %llu bytes of the %s record runs past the end of the data at offset %#llx",
 				     f->path, (unsigned long long)extra, pd_record_name(h.type),
