@@ -130,9 +130,9 @@ static void line_reserve(struct line *l, size_t n)
 	l->buf = xrealloc(l->buf, l->cap);
 }
 
+/* The put_*() functions write into room print_row() reserved. */
 static void put_mem(struct line *l, const char *s, size_t n)
 {
-	line_reserve(l, n);
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
@@ -141,7 +141,6 @@ static void put_spaces(struct line *l, int n)
 {
 	if (n <= 0)
 		return;
-	line_reserve(l, n);
 	memset(l->buf + l->len, ' ', n);
 	l->len += n;
 }
@@ -245,11 +244,20 @@ static void put_sym(struct line *l, const struct hist_entry *e, int width, int p
 		put_spaces(l, width - n);
 }
 
+/* Most bytes a column of width w takes with its separator: the width,
+ * or what printf's formats make of a wider value (an overhead's "%.2f"
+ * of a huge number, a pid's "%7d:", a symbol's prefix and suffix). */
+#define COL_ROOM(w) (3 + (size_t)((w) > 0 ? (w) : 0) + 64)
+
 static void print_row(struct line *l, const struct hists *h, const struct hist_entry *e,
 		      u64 total)
 {
 	const struct hist_layout *lay = h->lay;
+	size_t room = 1;	/* the newline */
 
+	for (int i = 0; i < lay->nr_cols; i++)
+		room += COL_ROOM(h->col_width[lay->cols[i]]);
+	line_reserve(l, room);
 	for (int i = 0; i < lay->nr_cols; i++) {
 		enum hist_dim d = lay->cols[i];
 		int w = h->col_width[d];
