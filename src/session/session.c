@@ -808,11 +808,6 @@ void session_load_kernel(struct session *s)
 		kernel_map_load(s);
 }
 
-int session_dso_ready(const struct dso *dso)
-{
-	return dso_ready(dso);
-}
-
 void session_load_async(struct session *s, struct dso *dso)
 {
 	dso_load_async(&s->dsos, dso);
@@ -1139,16 +1134,6 @@ void session_set_sync(struct session *s, void (*sync)(void *arg), void *arg)
 const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64 addr)
 {
 	return dso_find_symbol(&s->dsos, dso, addr);
-}
-
-void session_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p)
-{
-	dso_probe_start(dso, addr, p);
-}
-
-void session_probe_ranges(const struct dso *dso, struct sym_probe *p)
-{
-	dso_probe_ranges(dso, p);
 }
 
 const struct symbol *session_probe_find(struct session *s, struct dso *dso, u64 addr,

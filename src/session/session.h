@@ -181,7 +181,10 @@ void session_load_kernel(struct session *s);
 /* The other thread of two: whether dso's symbols may be looked up now;
  * to have them loaded meanwhile on the loader thread; to wait for that
  * (see dso_load_async()). */
-int session_dso_ready(const struct dso *dso);
+static inline int session_dso_ready(const struct dso *dso)
+{
+	return dso_ready(dso);
+}
 void session_load_async(struct session *s, struct dso *dso);
 void session_loader_wait(struct session *s);
 /* Whether dso gets its symbols from the kernel's load (kernel, modules). */
@@ -189,8 +192,14 @@ int session_dso_is_kernel(const struct dso *dso);
 
 /* session_find_symbol() in three steps some lookups apart, for the other
  * thread (see dso_probe_start()). */
-void session_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p);
-void session_probe_ranges(const struct dso *dso, struct sym_probe *p);
+static inline void session_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p)
+{
+	dso_probe_start(dso, addr, p);
+}
+static inline void session_probe_ranges(const struct dso *dso, struct sym_probe *p)
+{
+	dso_probe_ranges(dso, p);
+}
 const struct symbol *session_probe_find(struct session *s, struct dso *dso, u64 addr,
 					const struct sym_probe *p);
 

@@ -378,11 +378,6 @@ ready:
 	__atomic_store_n(&dso->ready, 1, __ATOMIC_RELEASE);
 }
 
-int dso_ready(const struct dso *dso)
-{
-	return !dso || __atomic_load_n(&dso->ready, __ATOMIC_ACQUIRE);
-}
-
 void dso_install_list(struct dso *dso, struct symbol_list *l)
 {
 	struct symbol_list copy = { .nr = l->nr, .arena = l->arena };

@@ -183,7 +183,10 @@ void dso_add_symbol(struct dso_table *t, struct dso *dso, u64 start, u64 len, co
 void dso_load(struct dso_table *t, struct dso *dso);
 /* 1 when dso_load() has finished with the dso (acquire): its symbols may
  * be looked up from any one thread.  NULL is ready. */
-int dso_ready(const struct dso *dso);
+static inline int dso_ready(const struct dso *dso)
+{
+	return !dso || __atomic_load_n(&dso->ready, __ATOMIC_ACQUIRE);
+}
 /*
  * Asks the loader thread (started on first use) to dso_load() the dso;
  * once per dso until a KSYMBOL reload.  While loads are pending the

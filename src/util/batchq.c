@@ -35,6 +35,7 @@ struct batchq {
 	int flush;			/* batchq_sync(): every batch, now */
 	int stop;
 	size_t fill;			/* producer: bytes in batch "filled" */
+	unsigned char *cur;		/* producer: the buffer of batch "filled" */
 };
 
 static void *consumer(void *arg)
@@ -78,6 +79,7 @@ struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
 	q->nr_batches = nr_batches;
 	q->wake_at = nr_batches >= 4 ? nr_batches / 4 : 1;
 	q->buf = xmalloc(q->batch_bytes * nr_batches);
+	q->cur = q->buf;
 	q->len = xcalloc(nr_batches, sizeof(*q->len));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->more, NULL);
@@ -105,6 +107,7 @@ static void hand_over(struct batchq *q)
 	}
 	pthread_mutex_unlock(&q->lock);
 	q->fill = 0;
+	q->cur = q->buf + (q->filled % q->nr_batches) * q->batch_bytes;
 }
 
 void *batchq_alloc(struct batchq *q, size_t size)
@@ -116,7 +119,7 @@ void *batchq_alloc(struct batchq *q, size_t size)
 		die("batch queue: item of %zu bytes too big", size);
 	if (q->fill + size > q->batch_bytes)
 		hand_over(q);
-	p = q->buf + (q->filled % q->nr_batches) * q->batch_bytes + q->fill;
+	p = q->cur + q->fill;
 	q->fill += size;
 	return p;
 }
