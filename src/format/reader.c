@@ -1029,87 +1029,19 @@ static int stream_feature(struct pd_file *f, const struct pd_header *hdr, u64 of
 }
 
 /*
- * Handles one record (already in host order): counts it, applies what it
- * says about the file (attrs, features, names), delivers or queues it.
- * transient: the record's memory is reused after this call.
+ * handle_record() of a kernel record (type below PD_REC_KERNEL_MAX, in
+ * host order): counts it, finds its evsel and time, and queues or
+ * delivers it.
  */
-static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 offset,
-			 int transient, int compressed, const void *payload, u64 payload_size)
+static int kernel_record(struct pd_file *f, const struct pd_header *hdr, u64 offset,
+			 int transient, int compressed)
 {
 	struct pd_internal *in = f->in;
-	u32 type = hdr->type;
-
-	if (f->needs_swap && pd_swap_record(f, (struct pd_header *)hdr))
-		return error("%s: cannot byte-swap record of type %u at offset %#llx", f->path,
-			     type, (unsigned long long)offset);
-	struct item it = {
-		.e = { .time = PD_NO_TIME, .hdr = hdr, .file_offset = offset,
-		       .evsel_idx = NO_EVSEL, .compressed = (u16)compressed,
-		       .transient = (u16)transient },
-		.kind = ITEM_NOW,
-	};
-
-	count_type(f, type);
-	if (!type_is_known(type)) {
-		f->stats.nr_unknown++;
-		return consume(f, &it) < 0 ? -1 : 0;
-	}
-	if (type >= PD_REC_USER_START) {
-		int ret = 0;
-
-		switch (type) {
-		case PD_REC_HEADER_ATTR:
-			ret = stream_attr(f, hdr, offset);
-			break;
-		case PD_REC_HEADER_FEATURE:
-			ret = stream_feature(f, hdr, offset);
-			break;
-		case PD_REC_HEADER_TRACING_DATA:
-			if (payload && !f->feat_data[PD_FEAT_TRACING_DATA]) {
-				f->feat_data[PD_FEAT_TRACING_DATA] = transient ?
-					arena_memdup(&f->arena, payload, payload_size) : payload;
-				f->feat_size[PD_FEAT_TRACING_DATA] = payload_size;
-				f->feat_offset[PD_FEAT_TRACING_DATA] = offset + hdr->size;
-				/* tracepoint names come from the tracing data */
-				ret = pd_feature_apply_event_desc(f);
-			}
-			break;
-		case PD_REC_COMPRESSED:
-		case PD_REC_COMPRESSED2:
-			if (compressed)
-				return error("%s: nested compressed record at offset %#llx", f->path,
-					     (unsigned long long)offset);
-			break;
-		default:
-			break;
-		}
-		if (ret)
-			return -1;
-		if (type == PD_REC_FINISHED_ROUND && in->ordered)
-			it.kind = ITEM_ROUND;
-		it.payload = payload;
-		it.payload_size = payload_size;
-		if (consume(f, &it) < 0)
-			return -1;
-		if (in->stop)
-			return 0;
-		if (type == PD_REC_COMPRESSED) {
-			return decompress(f, (const u8 *)hdr + 8, hdr->size - 8, offset);
-		} else if (type == PD_REC_COMPRESSED2) {
-			u64 dsize = hdr->size >= 16 ? pd_get64((const u8 *)hdr + 8) : (u64)-1;
-
-			if (dsize > (u64)hdr->size - 16)
-				return error("%s: compressed data size %llu exceeds its record at offset %#llx",
-					     f->path, (unsigned long long)dsize, (unsigned long long)offset);
-			return decompress(f, (const u8 *)hdr + 16, dsize, offset);
-		}
-		return 0;
-	}
-
-	/* kernel record */
 	struct pd_evsel *evsel;
+	u32 type = hdr->type;
 	u64 time;
 
+	count_type(f, type);
 	if (classify(f, hdr, &evsel, &time))
 		return 0;	/* sample with an unknown id: dropped, counted */
 	if (type == PD_REC_SAMPLE && evsel)
@@ -1123,13 +1055,99 @@ static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 		if (evsel)
 			evsel->nr_lost_samples += lost;
 	}
-	it.e.time = time;
-	it.e.evsel_idx = evsel ? evsel->idx : NO_EVSEL;
+	struct item it = {
+		.e = { .time = time, .hdr = hdr, .file_offset = offset,
+		       .evsel_idx = evsel ? evsel->idx : NO_EVSEL, .compressed = (u16)compressed,
+		       .transient = (u16)transient },
+		.kind = ITEM_NOW,
+	};
+
 	if (in->ordered && time != 0 && time != PD_NO_TIME) {
 		queue_push(f, &it.e);	/* consume() of an ITEM_QUEUE */
 		return 0;
 	}
 	return consume(f, &it) < 0 ? -1 : 0;
+}
+
+/*
+ * Handles one record (already in host order): counts it, applies what it
+ * says about the file (attrs, features, names), delivers or queues it.
+ * transient: the record's memory is reused after this call.
+ */
+static int handle_record(struct pd_file *f, const struct pd_header *hdr, u64 offset,
+			 int transient, int compressed, const void *payload, u64 payload_size)
+{
+	struct pd_internal *in = f->in;
+	u32 type = hdr->type;
+
+	if (f->needs_swap && pd_swap_record(f, (struct pd_header *)hdr))
+		return error("%s: cannot byte-swap record of type %u at offset %#llx", f->path,
+			     type, (unsigned long long)offset);
+	if (type < PD_REC_KERNEL_MAX)
+		return kernel_record(f, hdr, offset, transient, compressed);
+
+	struct item it = {
+		.e = { .time = PD_NO_TIME, .hdr = hdr, .file_offset = offset,
+		       .evsel_idx = NO_EVSEL, .compressed = (u16)compressed,
+		       .transient = (u16)transient },
+		.kind = ITEM_NOW,
+	};
+
+	count_type(f, type);
+	if (!type_is_known(type)) {
+		f->stats.nr_unknown++;
+		return consume(f, &it) < 0 ? -1 : 0;
+	}
+	/* a user record (perf's own types) */
+	int ret = 0;
+
+	switch (type) {
+	case PD_REC_HEADER_ATTR:
+		ret = stream_attr(f, hdr, offset);
+		break;
+	case PD_REC_HEADER_FEATURE:
+		ret = stream_feature(f, hdr, offset);
+		break;
+	case PD_REC_HEADER_TRACING_DATA:
+		if (payload && !f->feat_data[PD_FEAT_TRACING_DATA]) {
+			f->feat_data[PD_FEAT_TRACING_DATA] = transient ?
+				arena_memdup(&f->arena, payload, payload_size) : payload;
+			f->feat_size[PD_FEAT_TRACING_DATA] = payload_size;
+			f->feat_offset[PD_FEAT_TRACING_DATA] = offset + hdr->size;
+			/* tracepoint names come from the tracing data */
+			ret = pd_feature_apply_event_desc(f);
+		}
+		break;
+	case PD_REC_COMPRESSED:
+	case PD_REC_COMPRESSED2:
+		if (compressed)
+			return error("%s: nested compressed record at offset %#llx", f->path,
+				     (unsigned long long)offset);
+		break;
+	default:
+		break;
+	}
+	if (ret)
+		return -1;
+	if (type == PD_REC_FINISHED_ROUND && in->ordered)
+		it.kind = ITEM_ROUND;
+	it.payload = payload;
+	it.payload_size = payload_size;
+	if (consume(f, &it) < 0)
+		return -1;
+	if (in->stop)
+		return 0;
+	if (type == PD_REC_COMPRESSED) {
+		return decompress(f, (const u8 *)hdr + 8, hdr->size - 8, offset);
+	} else if (type == PD_REC_COMPRESSED2) {
+		u64 dsize = hdr->size >= 16 ? pd_get64((const u8 *)hdr + 8) : (u64)-1;
+
+		if (dsize > (u64)hdr->size - 16)
+			return error("%s: compressed data size %llu exceeds its record at offset %#llx",
+				     f->path, (unsigned long long)dsize, (unsigned long long)offset);
+		return decompress(f, (const u8 *)hdr + 16, dsize, offset);
+	}
+	return 0;
 }
 
 /* Size of the bytes that follow a record outside its header.size; hdr is
@@ -1352,9 +1370,14 @@ static int process_mapped(struct pd_file *f)
 			return error("%s: payload of %llu bytes of the %s record runs past the end of the data at offset %#llx",
 				     f->path, (unsigned long long)extra, pd_record_name(h.type),
 				     (unsigned long long)pos);
-		if (handle_record(f, (struct pd_header *)(f->map + pos), pos, 0, 0,
-				  extra ? f->map + pos + h.size : NULL, extra))
+		if (!f->needs_swap && h.type < PD_REC_KERNEL_MAX) {
+			/* handle_record()'s first step, taken directly */
+			if (kernel_record(f, (struct pd_header *)(f->map + pos), pos, 0, 0))
+				return -1;
+		} else if (handle_record(f, (struct pd_header *)(f->map + pos), pos, 0, 0,
+					 extra ? f->map + pos + h.size : NULL, extra)) {
 			return -1;
+		}
 		pos += h.size + extra;
 	}
 	return 0;
