@@ -582,8 +582,8 @@ static void unpark(struct report_ctx *ctx, int drain, int load_kernel)
 	}
 	kept = 0;
 	for (u32 i = 0; i < ctx->nr_parked; i++)
-		if (!ready[i])
-			ctx->parked[kept++] = ctx->parked[i];
+		if (!ready[i] && kept++ != i)
+			ctx->parked[kept - 1] = ctx->parked[i];
 	free(ready);
 	ctx->nr_parked = kept;
 	/* the samples parked while the kernel loaded (100,000s): their
@@ -1317,13 +1317,15 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	}
 	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress_start)
 		progress_update(ctx, f, ev->file_offset);
-	if (session_event(ctx->session, ev))
-		return -1;
-	if (ev->hdr->type != PD_REC_SAMPLE || !evsel || evsel->idx >= ctx->nr_hists)
+	/* a sample changes nothing in the session */
+	if (ev->hdr->type != PD_REC_SAMPLE)
+		return session_event(ctx->session, ev) ? -1 : 0;
+	if (!evsel || evsel->idx >= ctx->nr_hists)
 		return 0;
 	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
-	if (time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))
+	if (ctx->nr_time_ranges &&
+	    time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))
 		return 0;
 	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags |
 				  (ctx->pipe || ctx->cg_lookup ? SESSION_NO_SYMBOL : 0) |
