@@ -182,6 +182,8 @@ struct report_ctx {
 	int children;			/* children mode (cumulated call chains) */
 	int resolve_flags;		/* SESSION_NO_SYMBOL when no key, column
 					   or filter names a symbol */
+	int sample_flags;		/* what a sample is resolved with (set up
+					   with the threads) */
 	struct batchq *pipe;		/* symbol keys on two threads: samples go
 					   to the histogram thread through it */
 	struct hists *pipe_hists;	/* histogram thread: the last sample's */
@@ -1327,9 +1329,7 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if (ctx->nr_time_ranges &&
 	    time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))
 		return 0;
-	if (session_resolve_flags(ctx->session, ev, &sample, ctx->resolve_flags |
-				  (ctx->pipe || ctx->cg_lookup ? SESSION_NO_SYMBOL : 0) |
-				  (ctx->park && !ctx->filters.dsos ? SESSION_DEFER_KERNEL : 0), &al))
+	if (session_resolve_flags(ctx->session, ev, &sample, ctx->sample_flags, &al))
 		return 0;
 	if (ctx->cpu_bitmap &&
 	    (sample.cpu >= CPU_LIST_MAX || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
@@ -1348,6 +1348,8 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			      hist_filter_thread_dso(ctx->strs, &ctx->filters, &al), &it->p);
 		it->late = 0;
 		it->p.seq = ctx->nr_prepared++;
+		if (!ctx->children)
+			return 0;	/* nothing below is for it (no call graph with a pipe) */
 	} else {
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
 			      ctx->cg_lookup ? hist_filter_thread_dso(ctx->strs, &ctx->filters, &al) :
@@ -1595,6 +1597,9 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 						  sizeof(*ctx->chain_keys));
 		ctx->cg_pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_chains, ctx);
 	}
+	ctx->sample_flags = ctx->resolve_flags |
+			    (ctx->pipe || ctx->cg_lookup ? SESSION_NO_SYMBOL : 0) |
+			    (ctx->park && !ctx->filters.dsos ? SESSION_DEFER_KERNEL : 0);
 	return 0;
 }
 
