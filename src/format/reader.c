@@ -763,24 +763,33 @@ static int queue_flush(struct pd_file *f, u64 limit)
 	return in->stop;
 }
 
-/* Appends a record to the queue; a transient one is copied first. */
-static void queue_push(struct pd_file *f, const struct qent *src)
+/* Makes room for one more queued record: the queue moved down over the
+ * delivered ones, or grown. */
+static __attribute__((noinline)) void queue_room(struct pd_internal *in)
 {
-	struct pd_internal *in = f->in;
-	struct qent *e;
-
-	if (in->q_len == in->q_cap && in->q_head) {
+	if (in->q_head) {
 		memmove(in->q, in->q + in->q_head, (in->q_len - in->q_head) * sizeof(*in->q));
 		in->q_len -= in->q_head;
 		in->q_sorted -= in->q_head;
 		in->q_head = 0;
+		return;
 	}
-	if (in->q_len == in->q_cap) {
-		in->q_cap = in->q_cap ? in->q_cap * 2 : 4096;
-		in->q = xrealloc(in->q, in->q_cap * sizeof(*in->q));
-		free(in->q_tmp);
-		in->q_tmp = xmalloc(in->q_cap * sizeof(*in->q_tmp));
-	}
+	in->q_cap = in->q_cap ? in->q_cap * 2 : 4096;
+	in->q = xrealloc(in->q, in->q_cap * sizeof(*in->q));
+	free(in->q_tmp);
+	in->q_tmp = xmalloc(in->q_cap * sizeof(*in->q_tmp));
+}
+
+/* Appends a record to the queue; a transient one is copied first
+ * (inlined: once per record). */
+static inline __attribute__((always_inline)) void queue_push(struct pd_file *f,
+							     const struct qent *src)
+{
+	struct pd_internal *in = f->in;
+	struct qent *e;
+
+	if (in->q_len == in->q_cap)
+		queue_room(in);
 	if (src->time < in->last_flush)
 		f->stats.nr_out_of_order++;
 	/* as perf: the first record into an empty queue sets the maximum */
