@@ -825,9 +825,10 @@ int session_dso_is_kernel(const struct dso *dso)
 
 /* perf's thread__find_map() then map__find_symbol() (not with
  * SESSION_NO_SYMBOL; the kernel map still loads, since that sets its
- * extent). */
-static void find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr, int flags,
-		      struct addr_location *al)
+ * extent).  Inlined: once per sample. */
+static inline __attribute__((always_inline)) void
+find_addr(struct session *s, struct thread *t, u8 cpumode, u64 addr, int flags,
+	  struct addr_location *al)
 {
 	struct map *m = NULL;
 
