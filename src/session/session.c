@@ -195,19 +195,25 @@ static u32 array_lower(const struct map_array *a, u64 addr)
 	return lo;
 }
 
-/* The map holding addr (maps do not overlap): most lookups hit the one
- * the last one found. */
-static struct map *array_find(struct map_array *a, u64 addr)
+/* array_find() past the last map found: a binary search. */
+static __attribute__((noinline)) struct map *array_search(struct map_array *a, u64 addr)
 {
-	struct map *m = a->last;
-	u32 i;
+	u32 i = array_lower(a, addr);
 
-	if (m && m->start <= addr && addr < m->end)
-		return m;
-	i = array_lower(a, addr);
 	if (i < a->nr && a->v[i]->start <= addr && addr < a->v[i]->end)
 		return a->last = a->v[i];
 	return NULL;
+}
+
+/* The map holding addr (maps do not overlap): most lookups hit the one
+ * the last one found. */
+static inline struct map *array_find(struct map_array *a, u64 addr)
+{
+	struct map *m = a->last;
+
+	if (m && m->start <= addr && addr < m->end)
+		return m;
+	return array_search(a, addr);
 }
 
 static struct map *map_clone(struct session *s, const struct map *m)
