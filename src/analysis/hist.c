@@ -61,8 +61,11 @@ struct hist_strings {
 	u32 nr_comm, alloc_comm;
 	struct last_lookup {	/* per cpu (mod LAST_LOOKUPS): samples of
 				   several cpus interleave */
-		const struct dso *dso;	/* the DSO looked up last */
-		u32 dso_id;		/* and its string id */
+		const struct dso *dso[2];	/* the DSOs looked up last, the
+					   latest first (a thread goes back
+					   and forth between its program and
+					   the kernel) */
+		u32 dso_id[2];		/* and their string ids */
 		u32 comm_epoch;		/* the comm looked up last, at this
 					   session comm epoch, */
 		const char *comm;
@@ -212,17 +215,20 @@ static inline u32 dso_id(struct hist_strings *hs, const struct dso *dso, struct 
 {
 	u32 i, id;
 
-	if (dso == last->dso)
-		return last->dso_id;
-	i = ptr_map_slot(&hs->dso_ids, dso);
-	if (hs->dso_ids.keys[i]) {
+	if (dso == last->dso[0])
+		return last->dso_id[0];
+	if (dso == last->dso[1]) {
+		id = last->dso_id[1];
+	} else if (hs->dso_ids.keys[i = ptr_map_slot(&hs->dso_ids, dso)]) {
 		id = hs->dso_ids.vals[i];
 	} else {
 		id = intern(hs, dso_short_name(dso));
 		ptr_map_put(&hs->dso_ids, dso, id);
 	}
-	last->dso = dso;
-	last->dso_id = id;
+	last->dso[1] = last->dso[0];
+	last->dso_id[1] = last->dso_id[0];
+	last->dso[0] = dso;
+	last->dso_id[0] = id;
 	return id;
 }
 
