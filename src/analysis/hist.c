@@ -1044,19 +1044,47 @@ void hists_flat_prefetch(const struct hists *h, u32 hash, int stage)
 void hists_add_flat(struct hists *h, const struct hist_prepared *prepared,
 		    const struct symbol *sym, u8 filtered, u32 hash, int late)
 {
+	/* adds queued before go first */
+	while (h->queue_len)
+		apply_oldest(h);
+	h->nr_samples++;
+	if (!late && h->index) {
+		/* most samples reach an entry that exists: what apply()
+		   does then, without making the add */
+		struct hist_entry k;
+		u64 slot;
+
+		k.tid = prepared->tid;
+		k.comm = prepared->comm;
+		k.dso_name = prepared->dso_name;
+		k.cpu = prepared->cpu;
+		k.sym = sym;
+		k.addr = prepared->addr;
+		slot = h->index[index_probe(h->index, h->index_mask, h->entries, h->lay->key_mask,
+					    &k, hash)];
+		if (slot) {
+			u32 n = SLOT_ENTRY(slot);
+			struct hist_entry *e = &h->entries[n];
+
+			e->period += prepared->period;
+			e->acc_period += prepared->period;
+			e->nr_samples++;
+			h->last_entry = n;
+			seen_room(h, 1);
+			h->seen[0] = n;
+			h->nr_seen = 1;
+			return;
+		}
+	}
 	struct hist_pending p = {
 		.origin = { .thread = prepared->thread, .comm_slot = prepared->comm_slot,
 			    .seq = prepared->seq },
 		.late = late,
 	};
 
-	/* adds queued before go first */
-	while (h->queue_len)
-		apply_oldest(h);
 	prepared_key(prepared, sym, &p.key);
 	p.key.filtered |= filtered;
 	p.key.hash = hash;
-	h->nr_samples++;
 	apply(h, &p);
 }
 
