@@ -1023,19 +1023,20 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
 u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym)
 {
-	return fields_hash(h->lay->key_mask, p->tid, p->comm, p->dso_name, p->cpu, sym, p->addr);
+	u32 hash = fields_hash(h->lay->key_mask, p->tid, p->comm, p->dso_name, p->cpu, sym,
+			       p->addr);
+
+	if (h->index)
+		__builtin_prefetch(&h->index[hash & h->index_mask]);
+	return hash;
 }
 
-void hists_flat_prefetch(const struct hists *h, u32 hash, int stage)
+void hists_flat_prefetch(const struct hists *h, u32 hash)
 {
 	u64 slot;
 
 	if (!h->index)
 		return;
-	if (stage == 0) {
-		__builtin_prefetch(&h->index[hash & h->index_mask]);
-		return;
-	}
 	slot = h->index[hash & h->index_mask];
 	if (slot && SLOT_HASH(slot) == hash)
 		__builtin_prefetch(&h->entries[SLOT_ENTRY(slot)], 1);

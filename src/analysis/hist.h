@@ -319,15 +319,14 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym, int stage);
 /*
  * hists_add_prepared() without call chains (not children mode) or a
- * queue: hists_flat_hash() gives the key's hash, which
- * hists_flat_prefetch() uses to bring in the index slot (stage 0) and
- * then the entry it holds (stage 1) a few adds ahead; hists_add_flat()
- * applies the adds queued before, then this one (late: see
- * hist_pending.late).
+ * queue: hists_flat_hash() gives the key's hash and brings in its index
+ * slot, then hists_flat_prefetch() the entry the slot holds, a few adds
+ * ahead; hists_add_flat() applies the adds queued before, then this one
+ * (late: see hist_pending.late).
  */
 u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym);
-void hists_flat_prefetch(const struct hists *h, u32 hash, int stage);
+void hists_flat_prefetch(const struct hists *h, u32 hash);
 void hists_add_flat(struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym, u8 filtered, u32 hash, int late);
 /* The string id of a DSO's name (0 for NULL), on the thread that prepares. */

@@ -646,7 +646,6 @@ static void look_ahead(struct report_ctx *ctx, const unsigned char *item, struct
 	a->sym = it->dso ? session_probe_find(ctx->session, it->dso, it->p.addr, &a->probe) : NULL;
 	a->filtered = hist_filter_symbol(ctx->strs, &ctx->filters, a->sym, it->has_map, it->ip);
 	a->hash = hists_flat_hash(h, &it->p, a->sym);
-	hists_flat_prefetch(h, a->hash, 0);
 }
 
 /* The histogram thread's work on one batch of items: first where each
@@ -692,7 +691,7 @@ static void add_items(struct report_ctx *ctx, const unsigned char **v, u32 n)
 		if (i + AHEAD_ENTRY < n && ahead[i + AHEAD_ENTRY].fast)
 			hists_flat_prefetch(&ctx->hists[((const struct item_sample *)
 							 v[i + AHEAD_ENTRY])->evsel_idx],
-					    ahead[i + AHEAD_ENTRY].hash, 1);
+					    ahead[i + AHEAD_ENTRY].hash);
 		if (ahead[i].fast) {
 			const struct item_sample *it = (const void *)v[i];
 
