@@ -49,8 +49,10 @@ struct map_array {
 	struct map **v;
 	u32 nr, alloc;
 	u32 refs;		/* struct maps pointing here */
-	struct map *last;	/* what array_find() found last, or NULL:
-				   cleared by every change */
+	struct map *last[2];	/* what array_find() found last, the latest
+				   first (a call chain goes back and forth
+				   between a few maps), or NULL: cleared by
+				   every change */
 	struct dso *base_dso[4];	/* dsos whose lowest map's start
 					   unwind_find_map() found (base[]),
 					   cleared by every change */
@@ -200,8 +202,10 @@ static __attribute__((noinline)) struct map *array_search(struct map_array *a, u
 {
 	u32 i = array_lower(a, addr);
 
-	if (i < a->nr && a->v[i]->start <= addr && addr < a->v[i]->end)
-		return a->last = a->v[i];
+	if (i < a->nr && a->v[i]->start <= addr && addr < a->v[i]->end) {
+		a->last[1] = a->last[0];
+		return a->last[0] = a->v[i];
+	}
 	return NULL;
 }
 
@@ -209,10 +213,15 @@ static __attribute__((noinline)) struct map *array_search(struct map_array *a, u
  * the last one found. */
 static inline struct map *array_find(struct map_array *a, u64 addr)
 {
-	struct map *m = a->last;
+	struct map *m = a->last[0];
 
 	if (m && m->start <= addr && addr < m->end)
 		return m;
+	m = a->last[1];
+	if (m && m->start <= addr && addr < m->end) {
+		a->last[1] = a->last[0];
+		return a->last[0] = m;
+	}
 	return array_search(a, addr);
 }
 
@@ -227,7 +236,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 	u32 first = array_lower(a, map->start), last = first, nr_new;
 	struct map *before = NULL, *after = NULL;
 
-	a->last = NULL;
+	a->last[0] = a->last[1] = NULL;
 	memset(a->base_dso, 0, sizeof(a->base_dso));
 
 	while (last < a->nr && a->v[last]->start < map->end && map->start < map->end)
@@ -263,7 +272,7 @@ static void array_insert(struct session *s, struct map_array *a, struct map *map
 
 static void array_remove(struct map_array *a, const struct map *map)
 {
-	a->last = NULL;
+	a->last[0] = a->last[1] = NULL;
 	memset(a->base_dso, 0, sizeof(a->base_dso));
 	for (u32 i = array_lower(a, map->start); i < a->nr; i++)
 		if (a->v[i] == map) {
