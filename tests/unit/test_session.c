@@ -184,6 +184,29 @@ static void test_anon_jit_vdso(void **state)
 	assert_int_equal(al.addr, 0x100);	/* vdso maps get pgoff 0 */
 }
 
+/* Lookups that go back and forth between two maps (each found from the
+ * two last remembered) still see a map that replaces one of them. */
+static void test_map_lookups_after_change(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	mmap2(500, 500, 0x10000, 0x1000, 0, 5, "/lib/one.so", PD_MISC_USER);
+	mmap2(500, 500, 0x20000, 0x1000, 0, 5, "/lib/two.so", PD_MISC_USER);
+	for (int i = 0; i < 3; i++) {
+		resolve(500, 500, PD_MISC_USER, 0x10010, &al);
+		assert_string_equal(dso_long_name(al.dso), "/lib/one.so");
+		resolve(500, 500, PD_MISC_USER, 0x20010, &al);
+		assert_string_equal(dso_long_name(al.dso), "/lib/two.so");
+	}
+	/* one.so is the older of the two found last: a new map over it */
+	mmap2(500, 500, 0x10000, 0x1000, 0, 5, "/lib/three.so", PD_MISC_USER);
+	resolve(500, 500, PD_MISC_USER, 0x10010, &al);
+	assert_string_equal(dso_long_name(al.dso), "/lib/three.so");
+	resolve(500, 500, PD_MISC_USER, 0x20010, &al);
+	assert_string_equal(dso_long_name(al.dso), "/lib/two.so");
+}
+
 static void test_thread_pid_update(void **state)
 {
 	struct addr_location al;
@@ -301,6 +324,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fork_cow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlap_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_anon_jit_vdso, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_lookups_after_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_pid_update, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_map, setup, teardown),
