@@ -1772,12 +1772,6 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	return unordered;
 }
 
-/*
- * The input tree's order: out[] gets the entry numbers in tree order.
- * With a total preorder the tree's order is that of a stable sort (an
- * equal node goes right of those already in), and collapsing it into a
- * second tree keeps it.
- */
 /* The input tree's key of entry i; rank: the strings' ranks. */
 static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tree_key *k)
 {
@@ -1794,6 +1788,12 @@ static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tr
 	k->entry = i;
 }
 
+/*
+ * The input tree's order: out[] gets the entry numbers in tree order.
+ * With a total preorder the tree's order is that of a stable sort (an
+ * equal node goes right of those already in), and collapsing it into a
+ * second tree keeps it.
+ */
 static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 {
 	const struct hist_layout *lay = h->lay;

@@ -61,12 +61,12 @@ struct qent {
 #define NO_EVSEL ((u32)-1)
 
 /*
- * A record on its way from the scanner to delivery.  The scanner emits
- * items in file order; the consumer delivers NOW items at once, queues
- * QUEUE items, and for a ROUND item delivers the FINISHED_ROUND record and
- * then flushes the queue.
+ * A record on its way from the scanner to delivery that is not queued (a
+ * record to queue goes to queue_push() directly).  The scanner emits items
+ * in file order; the consumer delivers NOW items at once, and for a ROUND
+ * item delivers the FINISHED_ROUND record and then flushes the queue.
  */
-enum item_kind { ITEM_NOW, ITEM_QUEUE, ITEM_ROUND };
+enum item_kind { ITEM_NOW, ITEM_ROUND };
 
 struct item {
 	struct qent e;
@@ -803,7 +803,7 @@ static inline __attribute__((always_inline)) void queue_push(struct pd_file *f,
 
 static void release_behind(struct pd_file *f, u64 scan_pos);
 
-/* Delivers, queues or flushes one item.  Returns
+/* Delivers one item, or flushes the queue after it.  Returns
  * non-zero to stop (a callback's return, or -1). */
 static int consume(struct pd_file *f, const struct item *it)
 {
@@ -812,9 +812,6 @@ static int consume(struct pd_file *f, const struct item *it)
 	struct pd_evsel *evsel = e->evsel_idx == NO_EVSEL ? NULL : &f->evsel[e->evsel_idx];
 
 	switch (it->kind) {
-	case ITEM_QUEUE:
-		queue_push(f, e);
-		return 0;
 	case ITEM_ROUND:
 		if (deliver(f, e->hdr, e->file_offset, e->time, evsel, e->compressed, NULL, 0))
 			return in->stop;
@@ -1074,7 +1071,7 @@ static int kernel_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 	};
 
 	if (in->ordered && time != 0 && time != PD_NO_TIME) {
-		queue_push(f, &it.e);	/* consume() of an ITEM_QUEUE */
+		queue_push(f, &it.e);
 		return 0;
 	}
 	return consume(f, &it) < 0 ? -1 : 0;
