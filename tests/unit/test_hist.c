@@ -3,10 +3,12 @@
  * flat report parks samples whose DSO is still loading and adds them once
  * it is loaded) give the histogram the adds made in order would: the same
  * entries, each with its first sample's thread and address, in the order
- * of their first samples.
+ * of their first samples.  Entries perf's output sort finds equal come in
+ * its input tree's order, with or without the tree's ranks.
  *
  * Samples are resolved by a session fed synthetic records (no symbols:
- * entries are keyed by address); the in-order histogram is the reference.
+ * entries are keyed by address); the in-order histogram is the reference,
+ * and for ties the order of perf's tree worked out by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>
