@@ -3,7 +3,9 @@
  * threads and comms (override of ":<tid>", fork copies, later renames),
  * fork sharing maps copy-on-write, overlapping MMAP2s cut as perf cuts
  * them, JIT/anon naming, [unknown] addresses, guest/hypervisor levels and
- * records too short to read; resolution with SESSION_NO_SYMBOL.
+ * records too short to read; resolution with SESSION_NO_SYMBOL; the
+ * lookup caches (each cpu's last thread, a map array's last two maps)
+ * after the changes that must clear them.
  *
  * Records are built in a byte buffer in host order; a zeroed pd_file
  * stands for a file with no features.  Expected values follow perf 6.1's
