@@ -736,6 +736,20 @@ static inline void seen_room(struct hists *h, u32 n)
 	h->chain_dsos = xrealloc(h->chain_dsos, h->alloc_seen * sizeof(*h->chain_dsos));
 }
 
+/* A sample reached entry n itself (not by its chain): its counts, and the
+ * entry as the only one the sample has seen. */
+static inline void count_sample(struct hists *h, u32 n, u64 period)
+{
+	struct hist_entry *e = &h->entries[n];
+
+	e->period += period;
+	e->acc_period += period;
+	e->nr_samples++;
+	seen_room(h, 1);
+	h->seen[0] = n;
+	h->nr_seen = 1;
+}
+
 struct seq_entry {
 	u64 seq;
 	u32 entry;
@@ -882,12 +896,7 @@ static int apply(struct hists *h, const struct hist_pending *p)
 	}
 	h->last_entry = n;
 	if (!p->chain) {
-		e->period += p->key.period;
-		e->acc_period += p->key.period;
-		e->nr_samples++;
-		seen_room(h, 1);
-		h->seen[0] = n;
-		h->nr_seen = 1;
+		count_sample(h, n, p->key.period);
 		return ask_sym;
 	}
 	/* perf counts a chain's entry once per sample */
@@ -1055,25 +1064,12 @@ void hists_add_flat(struct hists *h, const struct hist_prepared *prepared,
 		struct hist_entry k;
 		u64 slot;
 
-		k.tid = prepared->tid;
-		k.comm = prepared->comm;
-		k.dso_name = prepared->dso_name;
-		k.cpu = prepared->cpu;
-		k.sym = sym;
-		k.addr = prepared->addr;
+		prepared_key(prepared, sym, &k);
 		slot = h->index[index_probe(h->index, h->index_mask, h->entries, h->lay->key_mask,
 					    &k, hash)];
 		if (slot) {
-			u32 n = SLOT_ENTRY(slot);
-			struct hist_entry *e = &h->entries[n];
-
-			e->period += prepared->period;
-			e->acc_period += prepared->period;
-			e->nr_samples++;
-			h->last_entry = n;
-			seen_room(h, 1);
-			h->seen[0] = n;
-			h->nr_seen = 1;
+			h->last_entry = SLOT_ENTRY(slot);
+			count_sample(h, h->last_entry, prepared->period);
 			return;
 		}
 	}
@@ -1772,6 +1768,14 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	return unordered;
 }
 
+/* An entry's place in its DSO for the input tree: its symbol's range, or
+ * (unresolved) its address and 0. */
+static inline void entry_range(const struct hist_entry *e, u64 *start, u64 *end)
+{
+	*start = e->sym ? symbol_start(e->sym) : e->addr;
+	*end = e->sym ? symbol_end(e->sym) : 0;
+}
+
 /* The input tree's key of entry i; rank: the strings' ranks. */
 static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tree_key *k)
 {
@@ -1779,8 +1783,7 @@ static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tr
 
 	k->has_sym = !!e->sym;
 	k->inlined = e->sym && symbol_inlined(e->sym) ? symbol_name(e->sym) : NULL;
-	k->start = e->sym ? symbol_start(e->sym) : e->addr;
-	k->end = e->sym ? symbol_end(e->sym) : 0;
+	entry_range(e, &k->start, &k->end);
 	k->comm = rank[e->comm];
 	k->dso = rank[e->dso_name];
 	k->tid = e->tid;
@@ -1975,6 +1978,21 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 	free(out);
 }
 
+/* Each entry's place in the input tree (input_order()), by entry
+ * number; the caller's to free. */
+static u32 *tree_ranks(const struct hists *h, const u32 *rank)
+{
+	u32 n = h->nr_entries;
+	u32 *order = xmalloc((n ? n : 1) * sizeof(u32));
+	u32 *tree_rank = xmalloc((n ? n : 1) * sizeof(u32));
+
+	input_order(h, rank, order);
+	for (u32 i = 0; i < n; i++)
+		tree_rank[order[i]] = i;
+	free(order);
+	return tree_rank;
+}
+
 /* output_order()'s rows but their last words, which need the input
  * order: made on a thread while that is found (a job of these). */
 struct output_rows {
@@ -2029,9 +2047,11 @@ static u8 *unordered_dsos(const struct hists *h)
 	for (u32 i = 0; i < h->nr_entries; i++) {
 		const struct hist_entry *e = &h->entries[i];
 		u32 d = e->dso_name;
-		u64 a = e->sym ? symbol_start(e->sym) : e->addr;
-		u64 b = e->sym ? symbol_end(e->sym) : a;
+		u64 a, b;
 
+		entry_range(e, &a, &b);
+		if (!e->sym)
+			b = a;	/* an address is a point */
 		if (e->sym && symbol_inlined(e->sym))
 			bad[d] = 1;
 		lo[d] = a < lo[d] ? a : lo[d];
@@ -2105,10 +2125,8 @@ static void *output_rows(void *arg)
 				break;
 			}
 		}
-		if (o->range_words) {
-			row[nr_keys] = e->sym ? symbol_start(e->sym) : e->addr;
-			row[nr_keys + 1] = e->sym ? symbol_end(e->sym) : 0;
-		}
+		if (o->range_words)
+			entry_range(e, &row[nr_keys], &row[nr_keys + 1]);
 	}
 	if (o->range_words)
 		o->unordered = unordered_dsos(h);
@@ -2149,7 +2167,7 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 {
 	u64 *rows = o->rows;
 	int stride = o->stride, nr_keys = o->nr_keys;
-	u32 *order = NULL, *tree_rank = NULL;
+	u32 *tree_rank = NULL;
 
 	for (u32 j = 0; j < h->nr_sorted; j++)
 		rows[(size_t)j * stride + stride - 1] = (u64)(h->sorted[j] - h->entries);
@@ -2166,13 +2184,8 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 					    .dso_name];
 		if (!bad)
 			continue;
-		if (!tree_rank) {
-			order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-			tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-			input_order(h, rank, order);
-			for (u32 i = 0; i < h->nr_entries; i++)
-				tree_rank[order[i]] = i;
-		}
+		if (!tree_rank)
+			tree_rank = tree_ranks(h, rank);
 		for (u32 k = j; k < end; k++) {
 			u64 *r = rows + (size_t)k * stride;
 			u32 n = (u32)r[stride - 1];
@@ -2182,7 +2195,6 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 		}
 		sort_rows_serial(run, end - j, stride, o->sym_key);
 	}
-	free(order);
 	free(tree_rank);
 	free(o->unordered);
 	for (u32 j = 0; j < h->nr_sorted; j++)
@@ -2393,7 +2405,7 @@ static void *column_widths(void *arg)
 
 void hists_finish(struct hists *h, int dso_list_given)
 {
-	u32 *order, *tree_rank, *rank;
+	u32 *tree_rank, *rank;
 	struct width_job widths = { h, dso_list_given, NULL };
 	struct output_rows outrows = { 0 };
 	pthread_t trees, widths_thread, rows_thread;
@@ -2453,29 +2465,23 @@ void hists_finish(struct hists *h, int dso_list_given)
 		column_widths(&widths);
 
 	rank = string_ranks(h->strs);
-	/* the output rows are made while the input order is found */
 	outrows.h = h;
 	outrows.rank = rank;
 	outrows.range_words = ties_by_range(h);
-	rows_threaded = h->nr_sorted > PARALLEL_SORT_MIN && !h->one_thread &&
-			!pthread_create(&rows_thread, NULL, output_rows, &outrows);
-	if (!rows_threaded)
-		output_rows(&outrows);
 	if (outrows.range_words) {
-		if (rows_threaded)
-			pthread_join(rows_thread, NULL);
+		output_rows(&outrows);
 		output_order_direct(h, &outrows, rank);
 		tree_rank = NULL;
 	} else {
-		order = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-		tree_rank = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32));
-		input_order(h, rank, order);
-		for (u32 i = 0; i < h->nr_entries; i++)
-			tree_rank[order[i]] = i;
+		/* the output rows are made while the input order is found */
+		rows_threaded = h->nr_sorted > PARALLEL_SORT_MIN && !h->one_thread &&
+				!pthread_create(&rows_thread, NULL, output_rows, &outrows);
+		if (!rows_threaded)
+			output_rows(&outrows);
+		tree_rank = tree_ranks(h, rank);
 		if (rows_threaded)
 			pthread_join(rows_thread, NULL);
 		output_order(h, &outrows, tree_rank);
-		free(order);
 	}
 	free(h->input_rank);
 	h->input_rank = tree_rank;
