@@ -23,6 +23,7 @@
  */
 #include "hist.h"
 #include "rborder.h"
+#include "rowsort.h"
 #include "../util/arena.h"
 #include "../util/error.h"
 #include "../util/hash.h"
@@ -1436,181 +1437,8 @@ static int dso_before_sym(const struct hist_layout *lay)
 	return 0;
 }
 
-/*
- * Rows of u64 words compared word by word, the word at sym_word (when not
- * -1) holding a symbol pointer compared by name, unresolved last (perf's
- * sort__sym_sort()).  Every row ends in a word no other row has.
- */
-static inline int row_cmp(const u64 *a, const u64 *b, int words, int sym_word)
-{
-	for (int i = 0; i < words; i++) {
-		if (a[i] == b[i])
-			continue;
-		if (i == sym_word) {
-			const struct symbol *sa = (const void *)(uintptr_t)a[i];
-			const struct symbol *sb = (const void *)(uintptr_t)b[i];
-			int r;
-
-			if (!sa || !sb)
-				return sa ? -1 : 1;
-			r = strcmp(symbol_name(sa), symbol_name(sb));
-			if (r)
-				return r;
-			continue;
-		}
-		return a[i] < b[i] ? -1 : 1;
-	}
-	return 0;
-}
-
-static inline void row_copy(u64 *dst, const u64 *src, int words)
-{
-	for (int i = 0; i < words; i++)
-		dst[i] = src[i];
-}
-
-/*
- * The row sort's bodies are inlined into one copy per common row length
- * (ROW_WIDTHS), where the compiler unrolls the word loops (about a tenth
- * fewer instructions on the benchmark's sorts).
- */
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-
-/* Merges the sorted rows src[lo..mid) and src[mid..hi) into out, the left
- * run first on ties (rows of words u64s). */
-static ALWAYS_INLINE void merge_rows_body(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi,
-					  int words, int sym_word)
-{
-	u32 i = lo, j = mid;
-
-	while (i < mid && j < hi) {
-		const u64 *x = src + (size_t)i * words, *y = src + (size_t)j * words;
-
-		if (row_cmp(y, x, words, sym_word) < 0) {
-			row_copy(out, y, words);
-			j++;
-		} else {
-			row_copy(out, x, words);
-			i++;
-		}
-		out += words;
-	}
-	memcpy(out, src + (size_t)i * words, (size_t)(mid - i) * words * sizeof(u64));
-	out += (size_t)(mid - i) * words;
-	memcpy(out, src + (size_t)j * words, (size_t)(hi - j) * words * sizeof(u64));
-}
-
-/* Sorts n rows of `words` u64s (a merge sort moving whole rows, so that
- * every pass reads and writes memory in order). */
-static ALWAYS_INLINE void sort_rows_body(u64 *rows, u32 n, int words, int sym_word)
-{
-	const u32 run = 16;
-	u64 *tmp = xmalloc(((size_t)n ? n : 1) * words * sizeof(u64)), *src = rows, *dst = tmp, *t;
-	u64 row[HD_NR + 3];
-
-	/* insertion sort of short runs */
-	for (u32 r = 0; r < n; r += run) {
-		u32 end = r + run < n ? r + run : n;
-
-		for (u32 i = r + 1; i < end; i++) {
-			u32 j = i;
-
-			row_copy(row, rows + (size_t)i * words, words);
-			while (j > r && row_cmp(rows + (size_t)(j - 1) * words, row, words, sym_word) > 0) {
-				row_copy(rows + (size_t)j * words, rows + (size_t)(j - 1) * words, words);
-				j--;
-			}
-			row_copy(rows + (size_t)j * words, row, words);
-		}
-	}
-	for (u32 width = run; width < n; width *= 2) {
-		for (u32 lo = 0; lo < n; lo += 2 * width) {
-			u32 mid = lo + width < n ? lo + width : n;
-			u32 hi = lo + 2 * width < n ? lo + 2 * width : n;
-
-			merge_rows_body(src, dst + (size_t)lo * words, lo, mid, hi, words,
-					sym_word);
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != rows)
-		memcpy(rows, src, (size_t)n * words * sizeof(u64));
-	free(tmp);
-}
-
-/* The row lengths the sorts below are compiled for (other lengths work,
- * with the generic loops). */
-#define ROW_WIDTHS(X) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
-#define ROW_CASE(w) case w: BODY(w); break;
-
-static void merge_rows(const u64 *src, u64 *out, u32 lo, u32 mid, u32 hi, int words,
-		       int sym_word)
-{
-#define BODY(w) merge_rows_body(src, out, lo, mid, hi, w, sym_word)
-	switch (words) {
-	ROW_WIDTHS(ROW_CASE)
-	default: BODY(words);
-	}
-#undef BODY
-}
-
-static void sort_rows_serial(u64 *rows, u32 n, int words, int sym_word)
-{
-#define BODY(w) sort_rows_body(rows, n, w, sym_word)
-	switch (words) {
-	ROW_WIDTHS(ROW_CASE)
-	default: BODY(words);
-	}
-#undef BODY
-}
-
-/* One half of a parallel sort_rows(). */
-struct sort_half {
-	u64 *rows;
-	u32 n;
-	int words, sym_word;
-};
-
-static void *sort_half_main(void *arg)
-{
-	struct sort_half *sh = arg;
-
-	sort_rows_serial(sh->rows, sh->n, sh->words, sh->sym_word);
-	return NULL;
-}
-
-/* Rows below this are sorted on one thread. */
+/* Rows below this count get no thread of their own in hists_finish(). */
 #define PARALLEL_SORT_MIN 16384
-
-/*
- * Sorts rows (no two equal, so any sort gives the same order): big arrays
- * as two halves, the second on another thread, then one merge.
- */
-static void sort_rows(u64 *rows, u32 n, int words, int sym_word, int parallel)
-{
-	struct sort_half second;
-	pthread_t thread;
-	u32 half = n / 2;
-	u64 *tmp;
-
-	if (n < PARALLEL_SORT_MIN || !parallel) {
-		sort_rows_serial(rows, n, words, sym_word);
-		return;
-	}
-	second = (struct sort_half){ rows + (size_t)half * words, n - half, words, sym_word };
-	if (pthread_create(&thread, NULL, sort_half_main, &second)) {
-		sort_rows_serial(rows, n, words, sym_word);
-		return;
-	}
-	sort_rows_serial(rows, half, words, sym_word);
-	pthread_join(thread, NULL);
-	tmp = xmalloc((size_t)n * words * sizeof(u64));
-	merge_rows(rows, tmp, 0, half, n, words, sym_word);
-	memcpy(rows, tmp, (size_t)n * words * sizeof(u64));
-	free(tmp);
-}
 
 /*
  * Rows of u64 words that sort as input_cmp() compares when it is a total
@@ -1673,14 +1501,15 @@ static u64 *input_rows(const struct hist_layout *lay, const struct tree_key *key
 /* The order of input_cmp() when it is a total preorder, ties in
  * insertion order: out[] gets keys' entry numbers in that order. */
 static void input_sort(const struct hist_layout *lay, const struct tree_key *keys,
-		       u32 n, u32 *out, int parallel)
+		       u32 n, u32 *out)
 {
 	int words, sym_word;
 	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
+	u32 *order = rows_order(rows, n, words, -1);
 
-	sort_rows(rows, n, words, -1, parallel);
 	for (u32 j = 0; j < n; j++)
-		out[j] = rows[(size_t)j * words + words - 1];
+		out[j] = rows[(size_t)order[j] * words + words - 1];
+	free(order);
 	free(rows);
 }
 
@@ -1701,7 +1530,7 @@ static void input_sort(const struct hist_layout *lay, const struct tree_key *key
  * free.  any_inlined: some key has an inlined entry (else none is read).
  */
 static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *keys, u32 n,
-		       int any_inlined, struct rb_rank *rank, u32 *sorted, int parallel)
+		       int any_inlined, struct rb_rank *rank, u32 *sorted)
 {
 	int words, sym_word;
 	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
@@ -1709,21 +1538,22 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	u32 group = 0, start = 0;
 	int any_unordered = 0;
 
-	sort_rows(rows, n, words, -1, parallel);
+	/* the rows in order, read in turn below */
+	rows_sort(rows, n, words, -1);
+#define SORTED_ROW(j) (rows + (size_t)(j) * words)
 	for (u32 j = 0; j < n; j++)
-		sorted[j] = rows[(size_t)j * words + words - 1];
+		sorted[j] = SORTED_ROW(j)[words - 1];
 	/* how each group compares, from the rows (the symbol's words: not
 	   resolved, start, end) */
 	for (u32 j = 1; j <= n; j++) {
 		u64 lo = ~0ULL, hi = 0;
 		int inlined = 0;
 
-		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
-				     sym_word * sizeof(u64)))
+		if (j < n && !memcmp(SORTED_ROW(j), SORTED_ROW(start), sym_word * sizeof(u64)))
 			continue;
 		/* rows start..j are a group */
 		for (u32 i = start; i < j; i++) {
-			const u64 *r = rows + (size_t)i * words;
+			const u64 *r = SORTED_ROW(i);
 			u64 a = r[sym_word + 1], b = r[sym_word] ? a : r[sym_word + 2];
 
 			inlined |= any_inlined && keys[r[words - 1]].inlined;
@@ -1748,14 +1578,13 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	for (u32 j = 1; j <= n; j++) {
 		u32 within = 0;
 
-		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
-				     sym_word * sizeof(u64)))
+		if (j < n && !memcmp(SORTED_ROW(j), SORTED_ROW(start), sym_word * sizeof(u64)))
 			continue;
 		for (u32 i = start; i < j; i++) {
-			const u64 *r = rows + (size_t)i * words;
+			const u64 *r = SORTED_ROW(i);
 			struct rb_rank *rk = &rank[r[words - 1]];
 
-			if (i > start && memcmp(r, r - words, (words - 1) * sizeof(u64)))
+			if (i > start && memcmp(r, SORTED_ROW(i - 1), (words - 1) * sizeof(u64)))
 				within++;
 			rk->rank = (u64)group << 32 | (unordered[group] ? 0 : within);
 			rk->cls = !keys[r[words - 1]].has_sym;
@@ -1764,6 +1593,7 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 		group++;
 		start = j;
 	}
+#undef SORTED_ROW
 	free(rows);
 	return unordered;
 }
@@ -1813,14 +1643,13 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	}
 	/* without a symbol key every comparison is an order */
 	if (!(lay->key_mask & (1u << HD_SYM))) {
-		input_sort(lay, keys, n, out, !h->one_thread);
+		input_sort(lay, keys, n, out);
 		free(keys);
 		return;
 	}
 	if (dso_before_sym(lay)) {
 		group_rank = xmalloc((n ? n : 1) * sizeof(*group_rank));
-		unordered = input_ranks(lay, keys, n, any_inlined, group_rank, out,
-					!h->one_thread);
+		unordered = input_ranks(lay, keys, n, any_inlined, group_rank, out);
 		if (!unordered) {
 			free(group_rank);
 			free(keys);
@@ -2150,7 +1979,7 @@ static void output_order(struct hists *h, struct output_rows *o, const u32 *tree
 
 		rows[(size_t)j * stride + stride - 1] = (u64)tree_rank[n] << 32 | n;
 	}
-	sort_rows(rows, h->nr_sorted, stride, o->sym_key, !h->one_thread);
+	rows_sort(rows, h->nr_sorted, stride, o->sym_key);
 	if (o->cc_depth)
 		depth_order(h, rows, stride);
 	for (u32 j = 0; j < h->nr_sorted; j++)
@@ -2171,13 +2000,13 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 
 	for (u32 j = 0; j < h->nr_sorted; j++)
 		rows[(size_t)j * stride + stride - 1] = (u64)(h->sorted[j] - h->entries);
-	sort_rows(rows, h->nr_sorted, stride, o->sym_key, !h->one_thread);
+	rows_sort(rows, h->nr_sorted, stride, o->sym_key);
 	for (u32 j = 0, end; o->unordered && j < h->nr_sorted; j = end) {
 		u64 *run = rows + (size_t)j * stride;
 		int bad = 0;
 
 		for (end = j + 1; end < h->nr_sorted &&
-		     !row_cmp(run, rows + (size_t)end * stride, nr_keys, o->sym_key); end++)
+		     !rows_cmp(run, rows + (size_t)end * stride, nr_keys, o->sym_key); end++)
 			;
 		for (u32 k = j; end - j > 1 && k < end; k++)
 			bad |= o->unordered[h->entries[(u32)rows[(size_t)k * stride + stride - 1]]
@@ -2193,7 +2022,7 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 			r[nr_keys] = r[nr_keys + 1] = 0;
 			r[stride - 1] = (u64)tree_rank[n] << 32 | n;
 		}
-		sort_rows_serial(run, end - j, stride, o->sym_key);
+		rows_sort(run, end - j, stride, o->sym_key);
 	}
 	free(tree_rank);
 	free(o->unordered);
