@@ -1630,7 +1630,7 @@ static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tr
 static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 {
 	const struct hist_layout *lay = h->lay;
-	u32 n = h->nr_entries, *pos;
+	u32 n = h->nr_entries, *pos, *place;
 	struct tree_key *keys = xmalloc((n ? n : 1) * sizeof(*keys)), *again;
 	const struct input_tree t = { lay, keys };
 	struct rb_rank *group_rank = NULL;
@@ -1655,7 +1655,12 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 			free(keys);
 			return;
 		}
-		rbtree_build_ranked(n, group_rank, unordered, input_goes_left, &t, out);
+		/* each node kept at its place in the sorted rows (out) */
+		place = xmalloc((n ? n : 1) * sizeof(*place));
+		for (u32 i = 0; i < n; i++)
+			place[out[i]] = i;
+		rbtree_build_ranked(n, group_rank, unordered, input_goes_left, &t, place, out);
+		free(place);
 	} else {
 		rbtree_build(n, input_goes_left, &t, out);
 	}
@@ -1676,7 +1681,8 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 
 			for (u32 i = 0; i < n; i++)
 				again_rank[i] = group_rank[out[i]];
-			rbtree_build_ranked(n, again_rank, unordered, input_goes_left, &t2, pos);
+			rbtree_build_ranked(n, again_rank, unordered, input_goes_left, &t2, NULL,
+					    pos);
 			free(again_rank);
 		} else {
 			rbtree_build(n, input_goes_left, &t2, pos);
@@ -1792,7 +1798,8 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 		ranks[x].key = (u64)ids[j] << 32 | o->max_depth;
 		ranks[x].cls = 0;
 	}
-	rbtree_build_ranked(n, ranks, how, NULL, NULL, order);
+	/* each node kept at its row's place */
+	rbtree_build_ranked(n, ranks, how, NULL, NULL, input, order);
 	for (u32 x = 0; x < n; x++)
 		memcpy(out + (size_t)x * stride, rows + (size_t)input[order[x]] * stride,
 		       stride * sizeof(u64));

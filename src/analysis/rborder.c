@@ -149,20 +149,26 @@ static inline int cmp_wrap(u64 a, u64 b)
 
 void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered,
 			 int (*goes_left)(const void *ctx, u32 x, u32 c), const void *ctx,
-			 u32 *out)
+			 const u32 *place, u32 *out)
 {
 	struct rb_node *t = xmalloc((n ? n : 1) * sizeof(*t));
-	u32 root = NIL, last = NIL;
+	u32 root = NIL, last = NIL, *node_at = NULL;
 
+	/* node_at: the node in each slot */
+	if (place) {
+		node_at = xmalloc((n ? n : 1) * sizeof(*node_at));
+		for (u32 x = 0; x < n; x++)
+			node_at[place[x]] = x;
+	}
 	for (u32 x = 0; x < n; x++) {
 		u64 r = ranks[x].rank, key = ranks[x].key;
 		u8 cls = ranks[x].cls;
-		u32 p = NIL, c = root;
+		u32 p = NIL, c = root, sx = place ? place[x] : x;
 		int went_left = 0, how = unordered[r >> 32];
 
-		t[x].rank = r;
-		t[x].key = key;
-		t[x].cls = cls;
+		t[sx].rank = r;
+		t[sx].key = key;
+		t[sx].cls = cls;
 		/* Groups come in rank order and an ordered group's nodes too,
 		   so a node of an ordered group ranked at or above the last
 		   one goes right all the way down: under the last one (a
@@ -188,13 +194,18 @@ void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered
 			} else {
 				int d = how == RB_BY_KEY ? cmp_wrap(key, t[c].key) : 0;
 
-				went_left = d ? d < 0 : goes_left(ctx, x, c);
+				went_left = d ? d < 0 : goes_left(ctx, x, node_at ? node_at[c] : c);
 			}
 			c = went_left ? t[c].left : t[c].right;
 		}
 		if (p == last && !went_left)
-			last = x;
-		insert(t, &root, x, p, went_left);
+			last = sx;
+		insert(t, &root, sx, p, went_left);
 	}
 	walk_and_free(t, root, n, out);
+	if (node_at) {
+		for (u32 k = 0; k < n; k++)
+			out[k] = node_at[out[k]];
+		free(node_at);
+	}
 }

@@ -46,10 +46,13 @@ struct rb_rank {
  * (the rank's high 32 bits) whose unordered[group] is not RB_BY_RANK: see
  * there.  The same tree as rbtree_build() with a goes_left() that agrees,
  * faster: a node keeps what it compares by with its links.  goes_left
- * may be NULL when no group is RB_BY_KEY or RB_BY_CALL.
+ * may be NULL when no group is RB_BY_KEY or RB_BY_CALL.  place (a
+ * permutation of 0..n-1, or NULL for the identity) tells where each node
+ * is kept: when it is close to the node's place in the result, the last
+ * steps down the tree stay in memory already fetched.
  */
 void rbtree_build_ranked(u32 n, const struct rb_rank *ranks, const u8 *unordered,
 			 int (*goes_left)(const void *ctx, u32 x, u32 c), const void *ctx,
-			 u32 *out);
+			 const u32 *place, u32 *out);
 
 #endif

@@ -156,7 +156,7 @@ static void check_same_tree(u32 n, u32 nr_groups, u64 seed, int in_order)
 		free(sr);
 	}
 	rbtree_build(n, full_goes_left, &t, plain);
-	rbtree_build_ranked(n, ranks, how, full_goes_left, &t, ranked);
+	rbtree_build_ranked(n, ranks, how, full_goes_left, &t, NULL, ranked);
 	assert_memory_equal(plain, ranked, n * sizeof(u32));
 	free(v);
 	free(ranks);
@@ -184,9 +184,9 @@ static void test_ranked_small(void **state)
 	u32 out = 99;
 
 	(void)state;
-	rbtree_build_ranked(1, &r, &how, full_goes_left, NULL, &out);
+	rbtree_build_ranked(1, &r, &how, full_goes_left, NULL, NULL, &out);
 	assert_int_equal(out, 0);
-	rbtree_build_ranked(0, &r, &how, full_goes_left, NULL, &out);
+	rbtree_build_ranked(0, &r, &how, full_goes_left, NULL, NULL, &out);
 	assert_int_equal(out, 0);
 }
 
@@ -201,7 +201,7 @@ static void test_ranked_stable(void **state)
 	(void)state;
 	for (u32 i = 0; i < N; i++)
 		r[i] = (struct rb_rank){ (N - i) / 10, 0, 0 };
-	rbtree_build_ranked(N, r, &how, full_goes_left, NULL, out);
+	rbtree_build_ranked(N, r, &how, full_goes_left, NULL, NULL, out);
 	for (u32 i = 1; i < N; i++) {
 		assert_true(r[out[i - 1]].rank <= r[out[i]].rank);
 		if (r[out[i - 1]].rank == r[out[i]].rank)
