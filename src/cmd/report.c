@@ -1004,6 +1004,12 @@ static void lookup_cached(struct report_ctx *ctx, struct sym_lookup *v, u32 n, u
 #define CHAIN_FAR 4
 #define CHAIN_NEAR 2
 
+/* How far ahead lookup_chains() fetches, over a batch: a cache slot
+ * LOOKUP_FAR lookups ahead has time to come in before it is read
+ * LOOKUP_NEAR ahead (to start the symbol's lookup on a miss). */
+#define LOOKUP_FAR 32
+#define LOOKUP_NEAR 8
+
 /* The symbols of the cursor's items that have a map and none yet (through
  * the cache), and what each item matches by. */
 static void lookup_symbols(struct report_ctx *ctx, struct chain_cursor *c)
@@ -1061,7 +1067,7 @@ static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsign
 		}
 		q += ITEM_CHAIN_SIZE(it->nr);
 	}
-	lookup_cached(ctx, v, n, PREFETCH_FAR, PREFETCH_NEAR);
+	lookup_cached(ctx, v, n, LOOKUP_FAR, LOOKUP_NEAR);
 }
 
 /* The histogram thread's work on one batch of chains. */
