@@ -1391,13 +1391,18 @@ static int input_cmp(const struct hist_layout *lay, const struct tree_key *a,
 
 struct input_tree {
 	const struct hist_layout *lay;
-	const struct tree_key *keys;
+	const struct tree_key *keys;	/* by entry number */
+	const u32 *node_entry;	/* each node's entry; NULL: node x is entry x */
 };
 
 static int input_goes_left(const void *vt, u32 x, u32 c)
 {
 	const struct input_tree *t = vt;
 
+	if (t->node_entry) {
+		x = t->node_entry[x];
+		c = t->node_entry[c];
+	}
 	return input_cmp(t->lay, &t->keys[x], &t->keys[c]) < 0;
 }
 
@@ -1631,8 +1636,8 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 {
 	const struct hist_layout *lay = h->lay;
 	u32 n = h->nr_entries, *pos, *place;
-	struct tree_key *keys = xmalloc((n ? n : 1) * sizeof(*keys)), *again;
-	const struct input_tree t = { lay, keys };
+	struct tree_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));
+	const struct input_tree t = { lay, keys, NULL };
 	struct rb_rank *group_rank = NULL;
 	u8 *unordered = NULL;
 	int any_inlined = 0;
@@ -1664,18 +1669,13 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	} else {
 		rbtree_build(n, input_goes_left, &t, out);
 	}
-	for (u32 i = 0; i < n; i++)
-		out[i] = keys[out[i]].entry;
+	/* (a node's number is its entry's: keys[i].entry == i) */
 	/* with comm a key perf collapses the input tree into a second one,
-	   inserted in the first one's order */
+	   inserted in the first one's order: its node i is entry out[i] */
 	if (lay->key_mask & (1u << HD_COMM)) {
-		struct input_tree t2 = { lay, NULL };
+		const struct input_tree t2 = { lay, keys, out };
 
-		again = xmalloc((n ? n : 1) * sizeof(*again));
 		pos = xmalloc((n ? n : 1) * sizeof(u32));
-		for (u32 i = 0; i < n; i++)
-			again[i] = keys[out[i]];
-		t2.keys = again;
 		if (group_rank) {
 			struct rb_rank *again_rank = xmalloc((n ? n : 1) * sizeof(*again_rank));
 
@@ -1688,8 +1688,8 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 			rbtree_build(n, input_goes_left, &t2, pos);
 		}
 		for (u32 i = 0; i < n; i++)
-			out[i] = again[pos[i]].entry;
-		free(again);
+			pos[i] = out[pos[i]];
+		memcpy(out, pos, n * sizeof(*out));
 		free(pos);
 	}
 	free(group_rank);
