@@ -1757,13 +1757,13 @@ static void thread_ids(const struct hists *h, const u64 *rows, int stride, u32 n
  * perf's __hpp__sort_acc() with call graphs: entries of equal children
  * period and the same thread put the one with the deeper chain first in
  * caller order (last in callee order); other pairs go on to the next
- * keys.  That is not an order, so the rows (sorted, children period
- * first, each its place's rank) are reordered by perf's output tree, the
- * entries inserted in input-tree order (the high half of their rows' last
- * word): rbtree_build_ranked() with groups of equal children period,
- * keyed by thread and depth.
+ * keys.  That is not an order, so h->sorted gets the rows' entries
+ * (sorted, children period first, each its place's rank) in the order of
+ * perf's output tree, the entries inserted in input-tree order (the high
+ * half of their rows' last word): rbtree_build_ranked() with groups of
+ * equal children period, keyed by thread and depth.
  */
-static void depth_order(struct hists *h, u64 *rows, int stride)
+static void depth_order(struct hists *h, const u64 *rows, int stride)
 {
 	u32 n = h->nr_sorted, ne = h->nr_entries, k = 0, group = 0;
 	u32 *by_tree = xmalloc((ne ? ne : 1) * sizeof(u32));
@@ -1772,7 +1772,6 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 	u32 *ids = xmalloc((n ? n : 1) * sizeof(u32));
 	struct rb_rank *ranks = xmalloc((n ? n : 1) * sizeof(*ranks));
 	u8 *how = xmalloc((size_t)n + 1);
-	u64 *out = xmalloc(((size_t)n ? n : 1) * stride * sizeof(u64));
 
 	memset(how, h->cc_caller_first ? RB_BY_SUBKEY_DESC : RB_BY_SUBKEY_ASC, (size_t)n + 1);
 	memset(by_tree, 0xff, (ne ? ne : 1) * sizeof(u32));
@@ -1801,9 +1800,7 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 	/* each node kept at its row's place */
 	rbtree_build_ranked(n, ranks, how, NULL, NULL, input, order);
 	for (u32 x = 0; x < n; x++)
-		memcpy(out + (size_t)x * stride, rows + (size_t)input[order[x]] * stride,
-		       stride * sizeof(u64));
-	memcpy(rows, out, (size_t)n * stride * sizeof(u64));
+		h->sorted[x] = &h->entries[(u32)rows[(size_t)input[order[x]] * stride + stride - 1]];
 	free(by_tree);
 	free(groups);
 	free(input);
@@ -1811,7 +1808,6 @@ static void depth_order(struct hists *h, u64 *rows, int stride)
 	free(ids);
 	free(ranks);
 	free(how);
-	free(out);
 }
 
 /* Each entry's place in the input tree (input_order()), by entry
@@ -1989,8 +1985,9 @@ static void output_order(struct hists *h, struct output_rows *o, const u32 *tree
 	rows_sort(rows, h->nr_sorted, stride, o->sym_key);
 	if (o->cc_depth)
 		depth_order(h, rows, stride);
-	for (u32 j = 0; j < h->nr_sorted; j++)
-		h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + stride - 1]];
+	else
+		for (u32 j = 0; j < h->nr_sorted; j++)
+			h->sorted[j] = &h->entries[(u32)rows[(size_t)j * stride + stride - 1]];
 	free(rows);
 }
 
