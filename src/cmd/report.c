@@ -873,8 +873,8 @@ static void add_chain(struct report_ctx *ctx, struct hists *h,
  * chain and reads the strings (hists_prepare(), DSO name ids); the
  * histogram thread makes the sample's adds and records its chain with the
  * entries it reached (callchain_record()) for hists_finish() to build the
- * trees.  An item: this header, the chain's nr cc_items, their nr DSO
- * name ids (children mode; else unset), then their nr levels.
+ * trees.  An item: this header, the chain's nr cc_items, then (children
+ * mode only) their nr DSO name ids and their nr levels.
  *
  * With ctx->cg_lookup the histogram thread also looks the symbols up (the
  * sample's at prepared.addr in dso, and each item's), a batch at a time
@@ -891,9 +891,10 @@ struct item_chain {
 	u8 has_map;
 };
 
-#define ITEM_CHAIN_SIZE(nr) ((sizeof(struct item_chain) + \
-			      (size_t)(nr) * (sizeof(struct cc_item) + sizeof(u32) + 1) + 7) & \
-			     ~(size_t)7)
+#define ITEM_CHAIN_SIZE(nr, children) ((sizeof(struct item_chain) + \
+				       (size_t)(nr) * (sizeof(struct cc_item) + \
+						       ((children) ? sizeof(u32) + 1 : 0)) + 7) & \
+				      ~(size_t)7)
 
 /* What the histogram thread hands the record thread: a sample's chain
  * and the entries it goes to (callchain_record()'s arguments).  An item:
@@ -1065,7 +1066,7 @@ static void lookup_chains(struct report_ctx *ctx, unsigned char *p, const unsign
 			v[n++] = (struct sym_lookup){ (struct dso *)chain[i].dso, chain[i].match,
 						      &chain[i].sym, &chain[i], 0 };
 		}
-		q += ITEM_CHAIN_SIZE(it->nr);
+		q += ITEM_CHAIN_SIZE(it->nr, ctx->children);
 	}
 	lookup_cached(ctx, v, n, LOOKUP_FAR, LOOKUP_NEAR);
 }
@@ -1092,13 +1093,13 @@ static void consume_chains(void *arg, const void *items, size_t len)
 					chain, (const char *)((const u32 *)(chain + it->nr) + it->nr),
 					it->nr, &keys[nr]);
 		v[nr++] = it;
-		p += ITEM_CHAIN_SIZE(it->nr);
+		p += ITEM_CHAIN_SIZE(it->nr, ctx->children);
 	}
 	for (u32 k = 0; k < nr; k++) {
 		const struct item_chain *it = v[k];
 		const struct cc_item *chain = (const void *)(it + 1);
-		const u32 *dso_names = (const void *)(chain + it->nr);
-		const char *levels = (const void *)(dso_names + it->nr);
+		const u32 *dso_names = ctx->children ? (const void *)(chain + it->nr) : NULL;
+		const char *levels = ctx->children ? (const void *)(dso_names + it->nr) : NULL;
 		struct hists *h = &ctx->hists[it->evsel_idx];
 		u8 filtered = 0;
 		u32 n;
@@ -1262,7 +1263,8 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 	struct cc_item *items;
 	u32 *dso_names;
 
-	if (ITEM_CHAIN_SIZE(c->nr) > PIPE_BATCH || ITEM_RECORD_SIZE(c->nr, c->nr + 1) > PIPE_BATCH) {
+	if (ITEM_CHAIN_SIZE(c->nr, ctx->children) > PIPE_BATCH ||
+	    ITEM_RECORD_SIZE(c->nr, c->nr + 1) > PIPE_BATCH) {
 		struct hists *h = &ctx->hists[evsel_idx];
 		const struct symbol *sym = al->sym;
 		u8 filtered = 0;
@@ -1280,7 +1282,7 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 		add_callgraph(ctx, h, sample);
 		return;
 	}
-	it = batchq_alloc(ctx->cg_pipe, ITEM_CHAIN_SIZE(c->nr));
+	it = batchq_alloc(ctx->cg_pipe, ITEM_CHAIN_SIZE(c->nr, ctx->children));
 	items = (struct cc_item *)(it + 1);
 	dso_names = (u32 *)(items + c->nr);
 
@@ -1297,7 +1299,9 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 	if (ctx->cg_lookup)
 		for (u32 i = 0; i < c->nr; i++)
 			items[i].match = c->als[i].addr;
-	for (u32 i = 0; ctx->children && i < c->nr; i++)
+	if (!ctx->children)
+		return;
+	for (u32 i = 0; i < c->nr; i++)
 		dso_names[i] = hist_dso_id(ctx->strs, c->items[i].dso);
 	memcpy(dso_names + c->nr, c->levels, c->nr);
 }
