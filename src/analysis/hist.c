@@ -1506,11 +1506,11 @@ static u64 *input_rows(const struct hist_layout *lay, const struct tree_key *key
 /* The order of input_cmp() when it is a total preorder, ties in
  * insertion order: out[] gets keys' entry numbers in that order. */
 static void input_sort(const struct hist_layout *lay, const struct tree_key *keys,
-		       u32 n, u32 *out)
+		       u32 n, u32 *out, int threads)
 {
 	int words, sym_word;
 	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
-	u32 *order = rows_order(rows, n, words, -1);
+	u32 *order = rows_order(rows, n, words, -1, threads);
 
 	for (u32 j = 0; j < n; j++)
 		out[j] = rows[(size_t)order[j] * words + words - 1];
@@ -1535,7 +1535,7 @@ static void input_sort(const struct hist_layout *lay, const struct tree_key *key
  * free.  any_inlined: some key has an inlined entry (else none is read).
  */
 static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *keys, u32 n,
-		       int any_inlined, struct rb_rank *rank, u32 *sorted)
+		       int any_inlined, struct rb_rank *rank, u32 *sorted, int threads)
 {
 	int words, sym_word;
 	u64 *rows = input_rows(lay, keys, n, &words, &sym_word);
@@ -1544,7 +1544,7 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	int any_unordered = 0;
 
 	/* the rows in order, read in turn below */
-	rows_sort(rows, n, words, -1);
+	rows_sort(rows, n, words, -1, threads);
 #define SORTED_ROW(j) (rows + (size_t)(j) * words)
 	for (u32 j = 0; j < n; j++)
 		sorted[j] = SORTED_ROW(j)[words - 1];
@@ -1640,7 +1640,7 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	const struct input_tree t = { lay, keys, NULL };
 	struct rb_rank *group_rank = NULL;
 	u8 *unordered = NULL;
-	int any_inlined = 0;
+	int any_inlined = 0, threads = h->one_thread ? 1 : 2;
 
 	for (u32 i = 0; i < n; i++) {
 		tree_key_of(h, rank, i, &keys[i]);
@@ -1648,13 +1648,13 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	}
 	/* without a symbol key every comparison is an order */
 	if (!(lay->key_mask & (1u << HD_SYM))) {
-		input_sort(lay, keys, n, out);
+		input_sort(lay, keys, n, out, threads);
 		free(keys);
 		return;
 	}
 	if (dso_before_sym(lay)) {
 		group_rank = xmalloc((n ? n : 1) * sizeof(*group_rank));
-		unordered = input_ranks(lay, keys, n, any_inlined, group_rank, out);
+		unordered = input_ranks(lay, keys, n, any_inlined, group_rank, out, threads);
 		if (!unordered) {
 			free(group_rank);
 			free(keys);
@@ -1982,7 +1982,7 @@ static void output_order(struct hists *h, struct output_rows *o, const u32 *tree
 
 		rows[(size_t)j * stride + stride - 1] = (u64)tree_rank[n] << 32 | n;
 	}
-	rows_sort(rows, h->nr_sorted, stride, o->sym_key);
+	rows_sort(rows, h->nr_sorted, stride, o->sym_key, h->one_thread ? 1 : 2);
 	if (o->cc_depth)
 		depth_order(h, rows, stride);
 	else
@@ -2004,7 +2004,7 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 
 	for (u32 j = 0; j < h->nr_sorted; j++)
 		rows[(size_t)j * stride + stride - 1] = (u64)(h->sorted[j] - h->entries);
-	rows_sort(rows, h->nr_sorted, stride, o->sym_key);
+	rows_sort(rows, h->nr_sorted, stride, o->sym_key, h->one_thread ? 1 : 2);
 	for (u32 j = 0, end; o->unordered && j < h->nr_sorted; j = end) {
 		u64 *run = rows + (size_t)j * stride;
 		int bad = 0;
@@ -2026,7 +2026,7 @@ static void output_order_direct(struct hists *h, struct output_rows *o, const u3
 			r[nr_keys] = r[nr_keys + 1] = 0;
 			r[stride - 1] = (u64)tree_rank[n] << 32 | n;
 		}
-		rows_sort(run, end - j, stride, o->sym_key);
+		rows_sort(run, end - j, stride, o->sym_key, 1);
 	}
 	free(tree_rank);
 	free(o->unordered);

@@ -10,10 +10,14 @@
 #include "rowsort.h"
 #include "../util/error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* Runs up to this long are sorted by insertion. */
 #define SHORT_RUN 32
+
+/* Sorts of fewer rows stay on one thread. */
+#define PARALLEL_ROWS 16384
 
 /* How many rows ahead a gather in the order found fetches its row. */
 #define GATHER_AHEAD 16
@@ -26,6 +30,7 @@ struct key_pair {
 struct row_sort {
 	const u64 *rows;
 	int words, sym_word;
+	int parallel;		/* word 0's runs shared with a second thread */
 	u32 *perm;		/* row numbers in the order found so far */
 	struct key_pair *pairs, *spare;	/* a radix sort's pairs and its
 					   room, one per row */
@@ -122,10 +127,45 @@ static void sort_by_symbol(struct row_sort *s, u32 lo, u32 hi, int w)
 	}
 }
 
+/* Sorts each run of equal values in v[from..to) (the pairs of
+ * perm[lo + from..lo + to), no run crossing to) by the next words. */
+static void sort_value_runs(struct row_sort *s, const struct key_pair *v, u32 lo, u32 from,
+			    u32 to, int w)
+{
+	u32 start = from;
+
+	/* a run's sort uses only its own part of pairs and spare, which is
+	   read no more */
+	for (u32 i = from + 1; i <= to; i++) {
+		if (i < to && v[i].value == v[start].value)
+			continue;
+		if (i - start > 1)
+			sort_run(s, lo + start, lo + i, w + 1);
+		start = i;
+	}
+}
+
+/* The second thread's share of a parallel sort: runs of word 0. */
+struct run_share {
+	struct row_sort *s;
+	const struct key_pair *v;
+	u32 from, to;
+};
+
+static void *run_share_main(void *arg)
+{
+	struct run_share *r = arg;
+
+	sort_value_runs(r->s, r->v, 0, r->from, r->to, 0);
+	return NULL;
+}
+
 static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w)
 {
-	u32 n = hi - lo, start = 0;
+	u32 n = hi - lo, half;
 	struct key_pair *v;
+	struct run_share share;
+	pthread_t thread;
 
 	if (n < 2 || w >= s->words)
 		return;
@@ -147,20 +187,26 @@ static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w)
 	v = radix_pairs(s->pairs + lo, s->spare + lo, n);
 	for (u32 i = 0; i < n; i++)
 		s->perm[lo + i] = (u32)v[i].row;
-	/* the runs of one value, by the next words (a run's sort uses only
-	   its own part of pairs and spare, which is read no more) */
-	for (u32 i = 1; i <= n; i++) {
-		if (i < n && v[i].value == v[start].value)
-			continue;
-		if (i - start > 1)
-			sort_run(s, lo + start, lo + i, w + 1);
-		start = i;
+	/* two threads: the runs from about the middle on go to the other;
+	   their ranges of perm, pairs and spare are apart */
+	if (!s->parallel || w || n < PARALLEL_ROWS) {
+		sort_value_runs(s, v, lo, 0, n, w);
+		return;
 	}
+	for (half = n / 2; half < n && v[half].value == v[half - 1].value; half++)
+		;
+	share = (struct run_share){ s, v, half, n };
+	if (pthread_create(&thread, NULL, run_share_main, &share)) {
+		sort_value_runs(s, v, lo, 0, n, w);
+		return;
+	}
+	sort_value_runs(s, v, lo, 0, half, w);
+	pthread_join(thread, NULL);
 }
 
-u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word)
+u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word, int threads)
 {
-	struct row_sort s = { rows, words, sym_word, NULL, NULL, NULL };
+	struct row_sort s = { rows, words, sym_word, threads > 1, NULL, NULL, NULL };
 
 	s.perm = xmalloc((n ? n : 1) * sizeof(*s.perm));
 	for (u32 i = 0; i < n; i++)
@@ -175,14 +221,14 @@ u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word)
 	return s.perm;
 }
 
-void rows_sort(u64 *rows, u32 n, int words, int sym_word)
+void rows_sort(u64 *rows, u32 n, int words, int sym_word, int threads)
 {
 	u32 *order;
 	u64 *out;
 
 	if (n < 2)
 		return;
-	order = rows_order(rows, n, words, sym_word);
+	order = rows_order(rows, n, words, sym_word, threads);
 	out = xmalloc((size_t)n * words * sizeof(u64));
 	for (u32 i = 0; i < n; i++) {
 		if (i + GATHER_AHEAD < n)

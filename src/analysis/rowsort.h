@@ -51,10 +51,11 @@ static inline int rows_cmp(const u64 *a, const u64 *b, int words, int sym_word)
 }
 
 /* The order of n rows of `words` u64s: their row numbers, sorted; the
- * caller's to free. */
-u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word);
+ * caller's to free.  threads: 2 lets a big sort share its work with a
+ * second thread, 1 keeps it on this one. */
+u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word, int threads);
 
-/* Sorts n rows of `words` u64s in place. */
-void rows_sort(u64 *rows, u32 n, int words, int sym_word);
+/* Sorts n rows of `words` u64s in place (threads as rows_order()). */
+void rows_sort(u64 *rows, u32 n, int words, int sym_word, int threads);
 
 #endif

@@ -7,9 +7,10 @@
  * unresolved), some with a symbol word (names repeated under different
  * pointers, NULL), are sorted by rows_sort() and by qsort() with a
  * comparison written out here; the results must be equal row for row,
- * and rows_order() must give the same order.  The sizes reach the
- * insertion sort, the radix sort (bytes shared and not) and the symbol
- * word's name sort.
+ * and rows_order() must give the same order (one on one thread, the
+ * other on two).  The sizes reach the insertion sort, the radix sort
+ * (bytes shared and not), the symbol word's name sort and the sharing of
+ * word 0's runs with a second thread.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,12 +111,12 @@ static void check_sort(u32 n, int words, int sym_word, int kinds_seed)
 	ref_sym_word = sym_word;
 	qsort(want, n, words * sizeof(u64), ref_cmp);
 
-	order = rows_order(copy, n, words, sym_word);
+	order = rows_order(copy, n, words, sym_word, 1);
 	for (u32 j = 0; j < n; j++)
 		assert_memory_equal(copy + (size_t)order[j] * words, want + (size_t)j * words,
 				    words * sizeof(u64));
 	free(order);
-	rows_sort(rows, n, words, sym_word);
+	rows_sort(rows, n, words, sym_word, 2);
 	assert_memory_equal(rows, want, (size_t)n * words * sizeof(u64));
 	free(rows);
 	free(want);
@@ -154,7 +155,7 @@ static void test_rowsort_all_equal(void **state)
 		rows[j * WORDS] = rows[j * WORDS + 1] = rows[j * WORDS + 2] = 42;
 		rows[j * WORDS + 3] = (u64)(N - j) << 40;
 	}
-	rows_sort(rows, N, WORDS, -1);
+	rows_sort(rows, N, WORDS, -1, 2);
 	for (u32 j = 0; j < N; j++)
 		assert_int_equal(rows[j * WORDS + 3], (u64)(j + 1) << 40);
 	free(rows);
