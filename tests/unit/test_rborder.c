@@ -6,7 +6,7 @@
  * with the comparison it stands for, also where that comparison is not an
  * order (addresses compared by their wrapping difference, spread over the
  * whole 64-bit circle), so both run on the same random nodes and their
- * sequences must be equal.
+ * sequences must be equal, wherever the ranked tree keeps its nodes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +158,23 @@ static void check_same_tree(u32 n, u32 nr_groups, u64 seed, int in_order)
 	rbtree_build(n, full_goes_left, &t, plain);
 	rbtree_build_ranked(n, ranks, how, full_goes_left, &t, NULL, ranked);
 	assert_memory_equal(plain, ranked, n * sizeof(u32));
+	/* the nodes kept anywhere (a random permutation): the same tree */
+	{
+		u32 *place = calloc(n, sizeof(u32));
+
+		for (u32 i = 0; i < n; i++)
+			place[i] = i;
+		for (u32 i = n; i > 1; i--) {
+			u32 j = (u32)(rnd(&s) % i), x = place[i - 1];
+
+			place[i - 1] = place[j];
+			place[j] = x;
+		}
+		memset(ranked, 0xff, n * sizeof(u32));
+		rbtree_build_ranked(n, ranks, how, full_goes_left, &t, place, ranked);
+		assert_memory_equal(plain, ranked, n * sizeof(u32));
+		free(place);
+	}
 	free(v);
 	free(ranks);
 	free(how);
