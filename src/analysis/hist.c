@@ -1543,22 +1543,21 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	u32 group = 0, start = 0;
 	int any_unordered = 0;
 
-	/* the rows in order, read in turn below */
 	rows_sort(rows, n, words, -1, threads);
-#define SORTED_ROW(j) (rows + (size_t)(j) * words)
 	for (u32 j = 0; j < n; j++)
-		sorted[j] = SORTED_ROW(j)[words - 1];
+		sorted[j] = rows[(size_t)j * words + words - 1];
 	/* how each group compares, from the rows (the symbol's words: not
 	   resolved, start, end) */
 	for (u32 j = 1; j <= n; j++) {
 		u64 lo = ~0ULL, hi = 0;
 		int inlined = 0;
 
-		if (j < n && !memcmp(SORTED_ROW(j), SORTED_ROW(start), sym_word * sizeof(u64)))
+		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
+				     sym_word * sizeof(u64)))
 			continue;
 		/* rows start..j are a group */
 		for (u32 i = start; i < j; i++) {
-			const u64 *r = SORTED_ROW(i);
+			const u64 *r = rows + (size_t)i * words;
 			u64 a = r[sym_word + 1], b = r[sym_word] ? a : r[sym_word + 2];
 
 			inlined |= any_inlined && keys[r[words - 1]].inlined;
@@ -1583,13 +1582,14 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 	for (u32 j = 1; j <= n; j++) {
 		u32 within = 0;
 
-		if (j < n && !memcmp(SORTED_ROW(j), SORTED_ROW(start), sym_word * sizeof(u64)))
+		if (j < n && !memcmp(rows + (size_t)j * words, rows + (size_t)start * words,
+				     sym_word * sizeof(u64)))
 			continue;
 		for (u32 i = start; i < j; i++) {
-			const u64 *r = SORTED_ROW(i);
+			const u64 *r = rows + (size_t)i * words;
 			struct rb_rank *rk = &rank[r[words - 1]];
 
-			if (i > start && memcmp(r, SORTED_ROW(i - 1), (words - 1) * sizeof(u64)))
+			if (i > start && memcmp(r, r - words, (words - 1) * sizeof(u64)))
 				within++;
 			rk->rank = (u64)group << 32 | (unordered[group] ? 0 : within);
 			rk->cls = !keys[r[words - 1]].has_sym;
@@ -1598,7 +1598,6 @@ static u8 *input_ranks(const struct hist_layout *lay, const struct tree_key *key
 		group++;
 		start = j;
 	}
-#undef SORTED_ROW
 	free(rows);
 	return unordered;
 }
@@ -1669,9 +1668,9 @@ static void input_order(const struct hists *h, const u32 *rank, u32 *out)
 	} else {
 		rbtree_build(n, input_goes_left, &t, out);
 	}
-	/* (a node's number is its entry's: keys[i].entry == i) */
-	/* with comm a key perf collapses the input tree into a second one,
-	   inserted in the first one's order: its node i is entry out[i] */
+	/* (out holds entry numbers: a node's number is its entry's.)  With
+	   comm a key perf collapses the input tree into a second one,
+	   inserted in the first one's order: its node i is entry out[i]. */
 	if (lay->key_mask & (1u << HD_COMM)) {
 		const struct input_tree t2 = { lay, keys, out };
 
