@@ -5,7 +5,7 @@
  * w is sorted as (value, row) pairs by a least-significant-digit radix
  * sort on bytes, skipping the bytes all the values share; the symbol word
  * by name, with qsort_r(); runs of up to SHORT_RUN rows by insertion.
- * The rows move once, at the end.
+ * Only row numbers move; rows_sort() moves the rows once, at the end.
  */
 #include "rowsort.h"
 #include "../util/error.h"
@@ -24,7 +24,7 @@
 
 struct key_pair {
 	u64 value;		/* the word being sorted by */
-	u64 row;
+	u64 row;		/* its row (64 bits: a pair is 16 bytes) */
 };
 
 struct row_sort {
@@ -63,16 +63,15 @@ static void insertion(struct row_sort *s, u32 lo, u32 hi, int w)
  * room; returns the one of the two that holds the result. */
 static struct key_pair *radix_pairs(struct key_pair *v, struct key_pair *spare, u32 n)
 {
-	static const int digits = 8;
-	u32 count[8][256] = { { 0 } };
+	u32 count[8][256] = { { 0 } };	/* per byte of the value */
 
 	for (u32 i = 0; i < n; i++) {
 		u64 x = v[i].value;
 
-		for (int d = 0; d < digits; d++)
+		for (int d = 0; d < 8; d++)
 			count[d][(x >> (8 * d)) & 255]++;
 	}
-	for (int d = 0; d < digits; d++) {
+	for (int d = 0; d < 8; d++) {
 		u32 pos[256], sum = 0;
 		struct key_pair *t;
 
