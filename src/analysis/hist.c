@@ -507,8 +507,18 @@ u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *fl
 	return thread_dso_bits(hs, flt, al);
 }
 
+int hist_symbol_addr_listed(const struct hist_filters *flt, int has_map, u64 ip)
+{
+	if (!has_map)
+		return 0;
+	for (int i = 0; i < flt->nr_sym_addrs; i++)
+		if (flt->sym_addrs[i] == ip)
+			return 1;
+	return 0;
+}
+
 u8 hist_filter_symbol(struct hist_strings *hs, const struct hist_filters *flt,
-		      const struct symbol *sym, int has_map, u64 ip)
+		      const struct symbol *sym, int addr_listed)
 {
 	u32 v = 0;
 
@@ -526,17 +536,15 @@ u8 hist_filter_symbol(struct hist_strings *hs, const struct hist_filters *flt,
 			ptr_map_put(&hs->sym_verdict, sym, v);
 		}
 	}
-	if (!v && has_map)
-		for (int i = 0; i < flt->nr_sym_addrs && !v; i++)
-			v = flt->sym_addrs[i] == ip;
-	return v ? 0 : FILTER_SYMBOL;
+	return v || addr_listed ? 0 : FILTER_SYMBOL;
 }
 
 u8 hist_filter_sample(struct hist_strings *hs, const struct hist_filters *flt,
 		      const struct addr_location *al, u64 ip)
 {
 	return hist_filter_thread_dso(hs, flt, al) |
-	       hist_filter_symbol(hs, flt, al->sym, al->map != NULL, ip);
+	       hist_filter_symbol(hs, flt, al->sym,
+				  hist_symbol_addr_listed(flt, al->map != NULL, ip));
 }
 
 /* ---- entries -------------------------------------------------------------- */

@@ -282,12 +282,15 @@ u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
 		      const struct addr_location *al, u64 ip);
 /* hist_filter_sample() in two halves, for when the symbol is looked up on
  * another thread: the thread (comm, pid, tid) and DSO filters, and the
- * symbol filter (has_map: the sample's address fell in a map).  Each half
- * may run on its own thread. */
+ * symbol filter, given whether --symbols lists the sample's address
+ * (hist_symbol_addr_listed()).  Each half may run on its own thread. */
 u8 hist_filter_thread_dso(struct hist_strings *strs, const struct hist_filters *flt,
 			  const struct addr_location *al);
 u8 hist_filter_symbol(struct hist_strings *strs, const struct hist_filters *flt,
-		      const struct symbol *sym, int has_map, u64 ip);
+		      const struct symbol *sym, int addr_listed);
+/* Does --symbols list a sample's address ip (perf's address list, which
+ * counts only when it fell in a map: has_map)? */
+int hist_symbol_addr_listed(const struct hist_filters *flt, int has_map, u64 ip);
 
 /*
  * Adds one sample.  With a symbol key the add may wait in the queue (to

@@ -408,12 +408,13 @@ enum { ITEM_SAMPLE, ITEM_NODE };
 
 struct item_sample {
 	u8 kind;		/* ITEM_SAMPLE */
-	u8 has_map;
-	u8 kernel_unsure;	/* addr_location.kernel_unsure */
+	u8 has_map : 1;
+	u8 kernel_unsure : 1;	/* addr_location.kernel_unsure */
+	u8 addr_listed : 1;	/* --symbols lists the sample's address
+				   (hist_symbol_addr_listed()) */
 	u8 late;		/* parked: applied after later samples */
 	u32 evsel_idx;		/* which histogram */
 	struct dso *dso;	/* look the symbol up here, at p.addr */
-	u64 ip;			/* the sample's address, for --symbols */
 	struct hist_prepared p;	/* hists_prepare()d; p.seq numbers it */
 };
 
@@ -479,13 +480,14 @@ static void add_sample_item(struct report_ctx *ctx, const struct item_sample *it
 		none.dso = NULL;
 		none.has_map = 0;
 		none.kernel_unsure = 0;
+		none.addr_listed = 0;	/* an address counts with a map only */
 		none.p.dso_name = 0;
 		add_sample_item(ctx, &none);
 		return;
 	}
 	if (it->dso)
 		sym = session_find_symbol(ctx->session, it->dso, it->p.addr);
-	filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym, it->has_map, it->ip);
+	filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym, it->addr_listed);
 	ctx->pipe_hists = &ctx->hists[it->evsel_idx];
 	hists_add_prepared(ctx->pipe_hists, &it->p, sym, filtered, it->dso, it->late);
 }
@@ -644,7 +646,7 @@ static void look_ahead(struct report_ctx *ctx, const unsigned char *item, struct
 		return;
 	h = &ctx->hists[it->evsel_idx];
 	a->sym = it->dso ? session_probe_find(ctx->session, it->dso, it->p.addr, &a->probe) : NULL;
-	a->filtered = hist_filter_symbol(ctx->strs, &ctx->filters, a->sym, it->has_map, it->ip);
+	a->filtered = hist_filter_symbol(ctx->strs, &ctx->filters, a->sym, it->addr_listed);
 	a->hash = hists_flat_hash(h, &it->p, a->sym);
 }
 
@@ -1122,8 +1124,9 @@ static void consume_chains(void *arg, const void *items, size_t len)
 						 ctx->cg_walks_room * sizeof(*ctx->cg_walks));
 		}
 		if (ctx->cg_lookup)
-			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, it->sym, it->has_map,
-						      it->ip);
+			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, it->sym,
+						      hist_symbol_addr_listed(&ctx->filters,
+									      it->has_map, it->ip));
 		hists_add_prepared(h, &it->prepared, it->sym, filtered, it->dso, 0);
 		if (ctx->children) {
 			hists_record_callgraph(h, &keys[k], chain, dso_names, levels, it->nr,
@@ -1275,8 +1278,10 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 		if (ctx->cg_lookup) {
 			lookup_symbols(ctx, c);
 			sym = session_find_symbol(ctx->session, al->dso, al->addr);
-			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym, al->map != NULL,
-						      sample->ip);
+			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, sym,
+						      hist_symbol_addr_listed(&ctx->filters,
+									      al->map != NULL,
+									      sample->ip));
 		}
 		hists_add_prepared(h, prepared, sym, filtered, al->dso, 0);
 		add_callgraph(ctx, h, sample);
@@ -1350,8 +1355,8 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		it->kind = ITEM_SAMPLE;
 		it->evsel_idx = evsel->idx;
 		it->dso = al.dso;
-		it->ip = sample.ip;
 		it->has_map = al.map != NULL;
+		it->addr_listed = hist_symbol_addr_listed(&ctx->filters, al.map != NULL, sample.ip);
 		it->kernel_unsure = al.kernel_unsure;
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
 			      hist_filter_thread_dso(ctx->strs, &ctx->filters, &al), &it->p);

@@ -4,7 +4,8 @@
  * it is loaded) give the histogram the adds made in order would: the same
  * entries, each with its first sample's thread and address, in the order
  * of their first samples.  Entries perf's output sort finds equal come in
- * its input tree's order, with or without the tree's ranks.
+ * its input tree's order, with or without the tree's ranks.  The
+ * --symbols filter's two parts (name, address) give perf's verdict.
  *
  * Samples are resolved by a session fed synthetic records (no symbols:
  * entries are keyed by address); the in-order histogram is the reference,
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "analysis/hist.h"
+#include "symbol/symbol.h"
 
 #include "session/session.h"
 #include "session_records.h"
@@ -219,9 +221,43 @@ static void test_output_ties(void **state)
 	}
 }
 
+/* --symbols: a sample is shown when its symbol's name is listed or, with
+ * a map, its address; the address verdict can be found apart (on the
+ * thread that has the address) and gives the same. */
+static void test_symbol_filter(void **state)
+{
+	static const char *const names[] = { "listed", NULL };
+	static const u64 addrs[] = { 0x1000, 0x2000 };
+	const struct hist_filters none = { 0 };
+	const struct hist_filters flt = { .symbols = names, .sym_addrs = addrs,
+					  .nr_sym_addrs = 2 };
+	struct symbol yes = { .start = 0x500, .end = 0x600, .name = "listed" };
+	struct symbol no = { .start = 0x700, .end = 0x800, .name = "other" };
+	struct hist_strings *strs = hist_strings_new();
+
+	(void)state;
+	assert_false(hist_symbol_addr_listed(&flt, 1, 0x3000));
+	assert_true(hist_symbol_addr_listed(&flt, 1, 0x2000));
+	/* perf's address list counts only with a map */
+	assert_false(hist_symbol_addr_listed(&flt, 0, 0x2000));
+	assert_false(hist_symbol_addr_listed(&none, 1, 0x2000));
+
+	assert_int_equal(hist_filter_symbol(strs, &none, &no, 0), 0);
+	assert_int_equal(hist_filter_symbol(strs, &flt, &yes, 0), 0);
+	assert_int_not_equal(hist_filter_symbol(strs, &flt, &no, 0), 0);
+	assert_int_equal(hist_filter_symbol(strs, &flt, &no, 1), 0);
+	assert_int_not_equal(hist_filter_symbol(strs, &flt, NULL, 0), 0);
+	assert_int_equal(hist_filter_symbol(strs, &flt, NULL, 1), 0);
+	/* the verdict of a symbol is kept: asked again, the same */
+	assert_int_equal(hist_filter_symbol(strs, &flt, &yes, 0), 0);
+	assert_int_not_equal(hist_filter_symbol(strs, &flt, &no, 0), 0);
+	hist_strings_free(strs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_symbol_filter),
 		cmocka_unit_test_setup_teardown(test_late_entries_keep_their_place, setup_maps,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_late_sample_takes_over, setup_maps, teardown),
