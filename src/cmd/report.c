@@ -887,10 +887,10 @@ struct item_chain {
 	struct hist_prepared prepared;	/* the sample's add */
 	const struct symbol *sym;
 	const struct dso *dso;
-	u64 ip;			/* the sample's address, for --symbols */
 	u32 evsel_idx;
 	u32 nr;
-	u8 has_map;
+	u8 addr_listed;		/* --symbols lists the sample's address
+				   (hist_symbol_addr_listed()) */
 };
 
 #define ITEM_CHAIN_SIZE(nr, children) ((sizeof(struct item_chain) + \
@@ -1125,8 +1125,7 @@ static void consume_chains(void *arg, const void *items, size_t len)
 		}
 		if (ctx->cg_lookup)
 			filtered = hist_filter_symbol(ctx->strs, &ctx->filters, it->sym,
-						      hist_symbol_addr_listed(&ctx->filters,
-									      it->has_map, it->ip));
+						      it->addr_listed);
 		hists_add_prepared(h, &it->prepared, it->sym, filtered, it->dso, 0);
 		if (ctx->children) {
 			hists_record_callgraph(h, &keys[k], chain, dso_names, levels, it->nr,
@@ -1294,8 +1293,7 @@ static void send_callgraph(struct report_ctx *ctx, u32 evsel_idx, const struct p
 	it->prepared = *prepared;
 	it->sym = al->sym;
 	it->dso = al->dso;
-	it->ip = sample->ip;
-	it->has_map = al->map != NULL;
+	it->addr_listed = hist_symbol_addr_listed(&ctx->filters, al->map != NULL, sample->ip);
 	it->evsel_idx = evsel_idx;
 	it->nr = c->nr;
 	if (!c->nr)	/* the cursor may have no arrays yet */
