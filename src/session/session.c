@@ -197,15 +197,20 @@ static u32 array_lower(const struct map_array *a, u64 addr)
 	return lo;
 }
 
-/* array_find() past the last map found: a binary search. */
+/* Makes m the map array_find() found last; returns it. */
+static inline struct map *array_found(struct map_array *a, struct map *m)
+{
+	a->last[1] = a->last[0];
+	return a->last[0] = m;
+}
+
+/* array_find() past the last maps found: a binary search. */
 static __attribute__((noinline)) struct map *array_search(struct map_array *a, u64 addr)
 {
 	u32 i = array_lower(a, addr);
 
-	if (i < a->nr && a->v[i]->start <= addr && addr < a->v[i]->end) {
-		a->last[1] = a->last[0];
-		return a->last[0] = a->v[i];
-	}
+	if (i < a->nr && a->v[i]->start <= addr && addr < a->v[i]->end)
+		return array_found(a, a->v[i]);
 	return NULL;
 }
 
@@ -218,10 +223,8 @@ static inline struct map *array_find(struct map_array *a, u64 addr)
 	if (m && m->start <= addr && addr < m->end)
 		return m;
 	m = a->last[1];
-	if (m && m->start <= addr && addr < m->end) {
-		a->last[1] = a->last[0];
-		return a->last[0] = m;
-	}
+	if (m && m->start <= addr && addr < m->end)
+		return array_found(a, m);
 	return array_search(a, addr);
 }
 
