@@ -239,7 +239,7 @@ static void index_grow(struct callchain_forest *f)
 	u32 old_mask = f->index_mask;
 
 	f->index_mask = old_mask * 2 + 1;
-	f->index = xcalloc((size_t)f->index_mask + 1, sizeof(*f->index));
+	f->index = xcalloc_written((size_t)f->index_mask + 1, sizeof(*f->index));
 	for (u32 i = 0; i <= old_mask; i++) {
 		u32 j;
 
@@ -474,7 +474,7 @@ static void seen_grow(struct callchain_forest *f)
 	u32 old_size = f->seen ? f->seen_mask + 1 : 0;
 
 	f->seen_mask = old_size ? old_size * 2 - 1 : 4095;
-	f->seen = xcalloc((size_t)f->seen_mask + 1, sizeof(*f->seen));
+	f->seen = xcalloc_written((size_t)f->seen_mask + 1, sizeof(*f->seen));
 	for (u32 i = 0; i < old_size; i++) {
 		u32 j;
 

@@ -117,8 +117,8 @@ static void ptr_map_put(struct ptr_map *m, const void *key, u32 val)
 		struct ptr_map old = *m;
 
 		m->mask = old.mask * 2 + 1;
-		m->keys = xcalloc(m->mask + 1, sizeof(*m->keys));
-		m->vals = xcalloc(m->mask + 1, sizeof(*m->vals));
+		m->keys = xcalloc_written(m->mask + 1, sizeof(*m->keys));
+		m->vals = xcalloc_written(m->mask + 1, sizeof(*m->vals));
 		for (u32 j = 0; j <= old.mask; j++) {
 			if (old.keys[j]) {
 				u32 k = ptr_map_slot(m, old.keys[j]);
@@ -195,7 +195,7 @@ static u32 intern(struct hist_strings *hs, const char *s)
 	hs->str_index[i] = id + 1;
 	if (hs->nr * 2 > hs->str_mask + 1) {
 		u32 mask = hs->str_mask * 2 + 1;
-		u32 *index = xcalloc(mask + 1, sizeof(u32));
+		u32 *index = xcalloc_written(mask + 1, sizeof(u32));
 
 		for (u32 j = 1; j < hs->nr; j++) {
 			u32 k = hash_str(hs->str[j]) & mask;
@@ -651,7 +651,7 @@ static u32 index_probe(const u64 *index, u32 index_mask, const struct hist_entry
 /* Makes the index anew with mask + 1 slots. */
 static void build_index(struct hists *h, u32 mask)
 {
-	u64 *index = xcalloc((size_t)mask + 1, sizeof(u64));
+	u64 *index = xcalloc_written((size_t)mask + 1, sizeof(u64));
 
 	for (u32 j = 0; j < h->nr_entries; j++) {
 		u32 k = h->entries[j].hash & mask;
@@ -1737,7 +1737,7 @@ static void thread_ids(const struct hists *h, const u64 *rows, int stride, u32 n
 
 	while (mask + 1 < 2 * (u64)n)
 		mask = mask * 2 + 1;
-	key = xcalloc((size_t)mask + 1, sizeof(*key));
+	key = xcalloc_written((size_t)mask + 1, sizeof(*key));
 	val = xmalloc(((size_t)mask + 1) * sizeof(*val));
 	for (u32 j = 0; j < n; j++) {
 		const struct thread *t = h->origins[(u32)rows[(size_t)j * stride + stride - 1]].thread;
@@ -2081,7 +2081,7 @@ static void merge_comms(struct hists *h)
 	h->index_mask = 1023;
 	while ((u64)h->nr_entries * 2 > (u64)h->index_mask + 1)
 		h->index_mask = h->index_mask * 2 + 1;
-	h->index = xcalloc(h->index_mask + 1, sizeof(u64));
+	h->index = xcalloc_written(h->index_mask + 1, sizeof(u64));
 	for (u32 i = 0; i < h->nr_entries; i++) {
 		struct hist_entry *e = &h->entries[i];
 		u64 slot;
@@ -2142,7 +2142,7 @@ static u8 *trees_needed(const struct hists *h)
 		return NULL;
 	while ((u64)n * 2 > (u64)index_mask + 1)
 		index_mask = index_mask * 2 + 1;
-	index = xcalloc((size_t)index_mask + 1, sizeof(*index));
+	index = xcalloc_written((size_t)index_mask + 1, sizeof(*index));
 	group = xmalloc((n ? n : 1) * sizeof(*group));
 	sum = xcalloc(n ? n : 1, sizeof(*sum));
 	for (u32 i = 0; i < n; i++) {

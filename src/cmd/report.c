@@ -1588,7 +1588,7 @@ static int report_setup(struct report_ctx *ctx, struct pd_file *f)
 			session_set_sync(ctx->session, batchq_sync_cb, ctx->pipe);
 	}
 	if (ctx->cg.enabled) {
-		ctx->sym_cache = xcalloc(1, sizeof(*ctx->sym_cache));
+		ctx->sym_cache = xcalloc_written(1, sizeof(*ctx->sym_cache));
 		ctx->sym_cache->gen = 1;
 		session_set_sync(ctx->session, sync_chains, ctx);
 	}

@@ -309,7 +309,7 @@ static void threads_grow(struct session *s)
 	u64 n = s->thread_mask + 1;
 
 	s->thread_mask = 2 * n - 1;
-	s->threads = xcalloc(2 * n, sizeof(*s->threads));
+	s->threads = xcalloc_written(2 * n, sizeof(*s->threads));
 	for (u64 i = 0; i < n; i++)
 		if (old[i])
 			*thread_slot(s, old[i]->tid) = old[i];

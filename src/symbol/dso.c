@@ -88,7 +88,7 @@ struct dso *dso_table_find(struct dso_table *t, const char *long_name)
 static void table_grow(struct dso_table *t)
 {
 	u32 size = (t->mask + 1) * 2;
-	struct dso **nb = xcalloc(size, sizeof(*nb));
+	struct dso **nb = xcalloc_written(size, sizeof(*nb));
 
 	for (u32 i = 0; i <= t->mask; i++) {
 		struct dso *d = t->buckets[i], *next;

@@ -83,6 +83,13 @@ void *xcalloc(unsigned long nmemb, unsigned long size)
 	return p;
 }
 
+void *xcalloc_written(unsigned long nmemb, unsigned long size)
+{
+	if (size && nmemb > (unsigned long)-1 / size)
+		die("out of memory allocating %lu x %lu bytes", nmemb, size);
+	return memset(xmalloc(nmemb * size), 0, nmemb * size);
+}
+
 void *xrealloc(void *ptr, unsigned long size)
 {
 	void *p = realloc(ptr, size ? size : 1);

@@ -32,6 +32,11 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* malloc/calloc/realloc/strdup that die on failure. */
 void *xmalloc(unsigned long size);
 void *xcalloc(unsigned long nmemb, unsigned long size);
+/* xcalloc() whose pages are written now, for a table that is read before
+ * it is written (a hash table's probes): reading untouched memory maps the
+ * shared zero page, and the first write to it then takes a copy-on-write
+ * fault that flushes the TLB of every core running the process */
+void *xcalloc_written(unsigned long nmemb, unsigned long size);
 void *xrealloc(void *ptr, unsigned long size);
 char *xstrdup(const char *s);
 
