@@ -14,8 +14,17 @@
  * The kernel dso's range (first start, last end) is what perf's
  * map__fixup_start/end() make the kernel map.
  *
- * Reading /proc/kallsyms is slow (the kernel formats every line), and the
- * kernel's symbols are needed at the first kernel sample, so
+ * Reading /proc/kallsyms is slow (the kernel formats every line: about
+ * 50 ms for 120,000 symbols).  perf record keeps a copy of it in its
+ * build-id cache (~/.debug/[kernel.kallsyms]/<running kernel's id>/
+ * kallsyms), and that copy is read in its place when it says what
+ * /proc/kallsyms says now (kallsyms_copy_current()): the same first bytes
+ * up to the first text symbol (so the kernel at the same address, and
+ * addresses shown alike), and the same modules at the same places.  The
+ * symbols of bpf programs and trampolines, which no map takes, may
+ * differ.
+ *
+ * The kernel's symbols are needed at the first kernel sample, so
  * kallsyms_prefetch() reads and splits the file the session will want on
  * a worker thread from the start, and makes its symbol list (sorted and
  * fixed up, names in an arena of its own); kallsyms_load() takes those
@@ -31,6 +40,7 @@
 
 #include <ctype.h>
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -132,34 +142,255 @@ static int parse_line(char *line, u64 *addr, char *type, char **name)
 	return **name ? 0 : -1;
 }
 
-/* Reads path and splits it into the lines parse_line() accepts, as a
- * getline() loop would see them; stops early when *cancel is set.
- * Returns 0, or -1 when the file cannot be read. */
-static int ksym_file_read(const char *path, struct ksym_file *f, atomic_int *cancel)
+/* Appends what fd has left to *text (len bytes of cap, grown as needed);
+ * stops early when *cancel is set. */
+static void read_rest(int fd, char **text, size_t *len, size_t *cap, atomic_int *cancel)
 {
-	size_t len = 0, cap = 1 << 20, alloc = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *p, *end;
-
-	memset(f, 0, sizeof(*f));
-	if (fd < 0)
-		return -1;
-	f->text = xmalloc(cap + 1);
 	for (;;) {
 		ssize_t n;
 
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
 			break;
-		if (len == cap) {
-			cap *= 2;
-			f->text = xrealloc(f->text, cap + 1);
+		if (*len == *cap) {
+			*cap *= 2;
+			*text = xrealloc(*text, *cap + 1);
 		}
-		n = read(fd, f->text + len, cap - len);
+		n = read(fd, *text + *len, *cap - *len);
 		if (n <= 0)
 			break;
-		len += (size_t)n;
+		*len += (size_t)n;
 	}
+}
+
+/* The whole of a small file (/proc/modules), NUL-terminated; NULL when it
+ * cannot be opened. */
+static char *slurp(const char *path)
+{
+	size_t len = 0, cap = 1 << 14;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text;
+
+	if (fd < 0)
+		return NULL;
+	text = xmalloc(cap + 1);
+	read_rest(fd, &text, &len, &cap, NULL);
 	close(fd);
+	text[len] = 0;
+	return text;
+}
+
+/* perf's copy of the running kernel's kallsyms in its build-id cache. */
+static int host_copy_path(char *buf, size_t size)
+{
+	u8 host[DSO_BUILD_ID_MAX];
+	int n = host_kernel_build_id(host, sizeof(host)), len;
+	const char *home = getenv("HOME");
+
+	if (!n || !home)
+		return -1;
+	len = snprintf(buf, size, "%s/.debug/[kernel.kallsyms]/", home);
+	for (int i = 0; i < n && len + 3 < (int)size; i++)
+		len += snprintf(buf + len, size - len, "%02x", host[i]);
+	snprintf(buf + len, size - len, "/kallsyms");
+	return 0;
+}
+
+/* A module of /proc/modules, and what the copy says of it. */
+struct live_module {
+	const char *name;	/* in the /proc/modules text */
+	u64 base, size;
+	u64 low, high;		/* the copy's text symbols: lowest, highest */
+	int seen;		/* the copy has text symbols of it */
+};
+
+/* Splits /proc/modules ("name size refs deps state 0xbase ...") into v;
+ * returns the count, or -1 for a line it cannot read or a module that is
+ * still loading or going away. */
+static int live_modules(char *text, struct live_module **v)
+{
+	int nr = 0, alloc = 0;
+
+	*v = NULL;
+	for (char *line = text, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+		char *field[6], *save = NULL, *end;
+		int k = 0;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		for (char *tok = strtok_r(line, " ", &save); tok && k < 6;
+		     tok = strtok_r(NULL, " ", &save))
+			field[k++] = tok;
+		if (!k)
+			continue;
+		if (k < 6 || strcmp(field[4], "Live"))
+			return -1;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			*v = xrealloc(*v, alloc * sizeof(**v));
+		}
+		(*v)[nr] = (struct live_module){ .name = field[0] };
+		(*v)[nr].size = strtoull(field[1], &end, 10);
+		(*v)[nr].base = strtoull(field[5], &end, 16);
+		if (!(*v)[nr].base)
+			return -1;	/* addresses hidden from this user */
+		nr++;
+	}
+	return nr;
+}
+
+/* Names in kallsyms' module brackets that are no module: bpf programs and
+ * ftrace or kprobe trampolines.  No map takes their symbols. */
+static int pseudo_module(const char *name, size_t len)
+{
+	return (len == 3 && !memcmp(name, "bpf", 3)) ||
+	       (len >= 9 && !memcmp(name, "__builtin", 9));
+}
+
+/* Where the first text symbol's line of a kallsyms text ends (after its
+ * newline), or NULL when len bytes hold none. */
+static const char *first_text_end(const char *text, size_t len)
+{
+	for (const char *p = text, *end = text + len; p < end; ) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *sp;
+
+		if (!nl)
+			return NULL;
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp && nl - sp > 3 && (sp[1] == 't' || sp[1] == 'T') && sp[2] == ' ')
+			return nl + 1;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+int kallsyms_copy_current(const char *copy, size_t copy_len, const char *head,
+			  size_t head_len, char *modules)
+{
+	const char *first_text = first_text_end(head, head_len), *p, *end = copy + copy_len;
+	struct live_module *mods = NULL, *cur = NULL;
+	int nr_mods = 0, ok = 0;
+
+	/* the same bytes up to the end of the first text symbol's line */
+	if (!first_text || (size_t)(first_text - head) > copy_len ||
+	    memcmp(copy, head, (size_t)(first_text - head)))
+		return 0;
+	if (modules && (nr_mods = live_modules(modules, &mods)) < 0)
+		goto out;
+	/* the modules' text symbols: "addr type name\t[module]" */
+	for (p = memchr(copy, '\t', copy_len); p && p < end; ) {
+		const char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *tab, *name;
+		const char *line_end = nl ? nl : end;
+		char *hex_end;
+		size_t name_len;
+		u64 addr;
+
+		while (line > copy && line[-1] != '\n')
+			line--;
+		p = nl ? nl + 1 : end;
+		tab = memchr(line, '\t', (size_t)(line_end - line));
+		if (!tab || tab[1] != '[' || line_end[-1] != ']')
+			continue;
+		name = tab + 2;
+		name_len = (size_t)(line_end - 1 - name);
+		if (pseudo_module(name, name_len))
+			continue;
+		if (!cur || strlen(cur->name) != name_len || memcmp(cur->name, name, name_len)) {
+			cur = NULL;
+			for (int i = 0; i < nr_mods; i++)
+				if (strlen(mods[i].name) == name_len &&
+				    !memcmp(mods[i].name, name, name_len))
+					cur = &mods[i];
+			if (!cur)
+				goto out;	/* not loaded now */
+		}
+		addr = strtoull(line, &hex_end, 16);
+		if (hex_end[0] != ' ' || !hex_end[1] || !strchr("tTwW", hex_end[1]))
+			continue;
+		if (!cur->seen || addr < cur->low)
+			cur->low = addr;
+		if (!cur->seen || addr > cur->high)
+			cur->high = addr;
+		cur->seen = 1;
+	}
+	/* loaded at the same place: a module loaded again elsewhere moves
+	   by whole pages, so its lowest symbol leaves the first page */
+	for (int i = 0; i < nr_mods; i++)
+		if (!mods[i].seen || mods[i].low < mods[i].base || mods[i].low - mods[i].base >= 4096 ||
+		    mods[i].high - mods[i].base >= mods[i].size)
+			goto out;
+	ok = 1;
+out:
+	free(mods);
+	return ok;
+}
+
+/*
+ * The text of /proc/kallsyms from perf's copy (see kallsyms_copy_current()),
+ * in *text; 0, or -1 when there is no copy that may stand for it.
+ */
+static int read_host_copy(char **text, size_t *len, atomic_int *cancel)
+{
+	char path[4200], head[1 << 16], *modules;
+	size_t cap = 1 << 20, head_len = 0;
+	int fd, ok;
+
+	if (host_copy_path(path, sizeof(path)) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	*len = 0;
+	*text = xmalloc(cap + 1);
+	read_rest(fd, text, len, &cap, cancel);
+	close(fd);
+	(*text)[*len] = 0;
+	/* /proc/kallsyms up to its first text symbol: a read or a few */
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		while (head_len < sizeof(head)) {
+			ssize_t n = read(fd, head + head_len, sizeof(head) - head_len);
+
+			if (n <= 0)
+				break;
+			head_len += (size_t)n;
+			if (first_text_end(head, head_len))
+				break;
+		}
+		close(fd);
+	}
+	modules = slurp("/proc/modules");
+	if (!modules && errno != ENOENT) {
+		ok = 0;
+	} else {
+		ok = kallsyms_copy_current(*text, *len, head, head_len, modules);
+	}
+	free(modules);
+	if (!ok) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads path and splits it into the lines parse_line() accepts, as a
+ * getline() loop would see them; stops early when *cancel is set.
+ * /proc/kallsyms is read from perf's copy when read_host_copy() allows.
+ * Returns 0, or -1 when the file cannot be read. */
+static int ksym_file_read(const char *path, struct ksym_file *f, atomic_int *cancel)
+{
+	size_t len = 0, cap = 1 << 20, alloc = 0;
+	char *p, *end;
+
+	memset(f, 0, sizeof(*f));
+	if (strcmp(path, "/proc/kallsyms") || read_host_copy(&f->text, &len, cancel)) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return -1;
+		f->text = xmalloc(cap + 1);
+		read_rest(fd, &f->text, &len, &cap, cancel);
+		close(fd);
+	}
 	f->text[len] = 0;
 	for (p = f->text, end = f->text + len; p < end; ) {
 		char *nl = memchr(p, '\n', (size_t)(end - p)), *name;

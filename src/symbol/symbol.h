@@ -348,6 +348,13 @@ void kallsyms_prefetch(struct dso_table *t, struct dso *kernel);
 int kallsyms_prefetch_done(const struct dso_table *t);
 /* Stops and frees an unused prefetch (dso_table_exit()). */
 void kallsyms_prefetch_stop(struct dso_table *t);
+/* 1 when perf's copy of the running kernel's kallsyms (copy_len bytes)
+ * says what /proc/kallsyms says now: it starts with the same bytes as head
+ * (/proc/kallsyms' first head_len bytes) up to the first text symbol's
+ * line, and its modules are the ones /proc/modules (modules, written to;
+ * NULL: no such file) lists, at the same places. */
+int kallsyms_copy_current(const char *copy, size_t copy_len, const char *head,
+			  size_t head_len, char *modules);
 /* The running kernel's build-id from /sys/kernel/notes; size or 0. */
 int host_kernel_build_id(u8 *bid, size_t max);
 

@@ -222,3 +222,37 @@ report_both --threads1 "report chains children --threads 1" "$TMP/chains.data" -
 ip=$(perf script -i "$TMP/sys.data" -F ip 2>/dev/null | awk 'NF { print $1; exit }')
 both "sys --symbols 0x<ip>" "$TMP/sys.data" --symbols "0x$ip"
 both "sys --symbols <ip>,name --sort dso,sym" "$TMP/sys.data" --symbols "$ip,nosuchsymbol" --sort dso,sym
+
+# perf record keeps a copy of the running kernel's kallsyms in its build-id
+# cache, and prof reads that copy instead of /proc/kallsyms (50 ms of kernel
+# formatting) when it is current: it starts like /proc/kallsyms up to the
+# first text symbol, and its modules are the loaded ones at the same
+# places.  Both tools run with HOME at a cache holding a made-up copy (the
+# rest of ~/.debug linked in).
+bid=$(perf buildid-list -k 2>/dev/null)
+hot=$(perf report --stdio -q -i "$TMP/sys.data" --dsos '[kernel.kallsyms]' --sort sym 2>/dev/null |
+	awk '$2 == "[k]" && $3 !~ /^0x/ { print $3; exit }')
+first=$(awk '$2 ~ /^[tT]$/ { print $3; exit }' /proc/kallsyms)
+if [ -z "$bid" ] || [ -z "$hot" ] || [ "$hot" = "$first" ]; then
+	skip "report sys with perf's kallsyms copy" "no kernel build-id or no named kernel symbol"
+else
+	home=$TMP/home
+	mkdir -p "$home/.debug/[kernel.kallsyms]/$bid"
+	for d in "$HOME"/.debug/* "$HOME"/.debug/.[!.]*; do
+		case $d in *"[kernel.kallsyms]" | *"*") ;; *) ln -s "$d" "$home/.debug/" ;; esac
+	done
+	copy=$home/.debug/[kernel.kallsyms]/$bid/kallsyms
+	# another boot: the first text symbol elsewhere; /proc/kallsyms is read
+	awk -F '[ ]' -v OFS=' ' -v first="$first" \
+		'!done && $3 == first { $1 = "ffffffff9f000000"; done = 1 } { print }' \
+		/proc/kallsyms >"$copy"
+	compare "report sys with a copy of kallsyms from another boot" \
+		"HOME='$home' tipless perf report --stdio -i '$TMP/sys.data' 2>/dev/null" \
+		"HOME='$home' tipless '$PROF' report --stdio -i '$TMP/sys.data'"
+	# current, with the hot function renamed: prof shows the copy's name
+	awk -F '[ ]' -v OFS=' ' -v hot="$hot" '$3 == hot { $3 = hot "_from_copy" } { print }' \
+		/proc/kallsyms >"$copy"
+	HOME=$home "$PROF" report --stdio -q -i "$TMP/sys.data" --sort sym >"$TMP/prof.out" 2>&1
+	check "report sys reads perf's current kallsyms copy" \
+		grep -q " ${hot}_from_copy\$" "$TMP/prof.out"
+fi

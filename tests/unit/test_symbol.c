@@ -95,6 +95,70 @@ static void test_kallsyms_module_gap(void **state)
 	free(l.v);
 }
 
+/* perf's kallsyms copy stands for /proc/kallsyms only when its start up
+ * to the first text symbol is the same and its modules are the loaded
+ * ones at the same places. */
+static void test_kallsyms_copy_current(void **state)
+{
+	const char head[] = "0000000000000000 A fixed_percpu_data\n"
+			    "ffffffff81000000 T _stext\n"
+			    "ffffffff81000010 t second\n";
+	const char core[] = "0000000000000000 A fixed_percpu_data\n"
+			    "ffffffff81000000 T _stext\n"
+			    "ffffffff81000020 t other_than_head\n";
+	const char moved[] = "0000000000000000 A fixed_percpu_data\n"
+			     "ffffffff9a000000 T _stext\n";
+	const char percpu_only[] = "0000000000000000 A fixed_percpu_data\n";
+	const char with_mods[] = "ffffffff81000000 T _stext\n"
+				 "ffffffffc0201000 t ftrace_trampoline\t[__builtin__ftrace]\n"
+				 "ffffffffc0300010 t m_init\t[m]\n"
+				 "ffffffffc0300400 T m_func\t[m]\n"
+				 "ffffffffc0302000 d m_data\t[m]\n"
+				 "ffffffffc0400000 t bpf_prog_1\t[bpf]\n";
+	char mods[256];
+
+	(void)state;
+	/* the core: same first text line, whatever follows */
+	assert_int_equal(kallsyms_copy_current(core, strlen(core), head, strlen(head), NULL), 1);
+	assert_int_equal(kallsyms_copy_current(moved, strlen(moved), head, strlen(head), NULL), 0);
+	assert_int_equal(kallsyms_copy_current(core, strlen(core), percpu_only,
+					       strlen(percpu_only), NULL), 0);
+	assert_int_equal(kallsyms_copy_current(core, 20, head, strlen(head), NULL), 0);
+	/* modules: the copy has m, /proc/modules must list it alone, live,
+	   its text from the first page of its base and inside its size */
+	strcpy(mods, "m 8192 0 - Live 0xffffffffc0300000\n");
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 1);
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), NULL), 0);
+	strcpy(mods, "m 8192 0 - Live 0xffffffffc02ff000\n");	/* a page lower */
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	strcpy(mods, "m 8192 0 - Live 0xffffffffc0301000\n");	/* a page higher */
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	strcpy(mods, "m 1024 0 - Live 0xffffffffc0300000\n");	/* m_func outside */
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	strcpy(mods, "m 8192 0 - Live 0xffffffffc0300000\nn 4096 0 - Live 0xffffffffc0500000\n");
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	strcpy(mods, "m 8192 0 - Loading 0xffffffffc0300000\n");
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	strcpy(mods, "m 8192 0 - Live 0x0000000000000000\n");	/* hidden */
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	strcpy(mods, "n 8192 0 - Live 0xffffffffc0300000\n");
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+	/* no modules now: a copy without any (pseudo-modules aside) */
+	mods[0] = 0;
+	assert_int_equal(kallsyms_copy_current(core, strlen(core), head, strlen(head), mods), 1);
+	assert_int_equal(kallsyms_copy_current(with_mods, strlen(with_mods), with_mods,
+					       strlen(with_mods), mods), 0);
+}
+
 /* kallsyms addresses: lower and upper case hex, a 0x prefix and a number
  * too long for 64 bits read as strtoull() reads them (saturated); a line
  * without an address is skipped. */
@@ -491,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_short_names),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_demangle_later),
+		cmocka_unit_test(test_kallsyms_copy_current),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_elf_self),
 		cmocka_unit_test(test_elf_bad),
