@@ -10,7 +10,8 @@
 #   perf/prof report --stdio -g caller
 #   perf/prof report --stdio --no-children
 #   taskset -c 0 prof report --stdio --threads 1   (one thread on one CPU)
-# (stdout to /dev/null) and prints the medians of wall time and peak RSS,
+# (stdout to /dev/null; perf and prof take turns) and prints the medians
+# of wall time and peak RSS,
 # and the ratios against the targets of issue 4: >= 20x, 20x and 10x faster,
 # one thread still >= 10x, and at most a fifth of perf's peak RSS for the
 # default.  Before timing it checks that both tools print the same report
@@ -43,14 +44,14 @@ rm -f "$bench_tmp/perf.out" "$bench_tmp/prof.out"
 printf 'call-graph benchmark: %s\n  %.1f MB, %d runs each (medians)\n\n' \
 	"$file" "$(awk -v s="$(stat -c %s "$file")" 'BEGIN { print s / 1048576 }')" "$reps"
 printf '  %-44s %10s %12s\n' command time "peak RSS"
-measure perf_def "perf report -i '$file' $default" "perf report $default"
-measure prof_def "'$PROF' report -i '$file' $default" "prof report $default"
-measure prof_one "taskset -c 0 '$PROF' report -i '$file' $default --threads 1" \
+measure perf_def "perf report -i '$file' $default" "perf report $default" \
+	prof_def "'$PROF' report -i '$file' $default" "prof report $default" \
+	prof_one "taskset -c 0 '$PROF' report -i '$file' $default --threads 1" \
 	"prof report $default --threads 1 (one CPU)"
-measure perf_caller "perf report -i '$file' $caller" "perf report $caller"
-measure prof_caller "'$PROF' report -i '$file' $caller" "prof report $caller"
-measure perf_self "perf report -i '$file' $self" "perf report $self"
-measure prof_self "'$PROF' report -i '$file' $self" "prof report $self"
+measure perf_caller "perf report -i '$file' $caller" "perf report $caller" \
+	prof_caller "'$PROF' report -i '$file' $caller" "prof report $caller"
+measure perf_self "perf report -i '$file' $self" "perf report $self" \
+	prof_self "'$PROF' report -i '$file' $self" "prof report $self"
 
 echo
 echo "ratios:"

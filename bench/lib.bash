@@ -27,31 +27,42 @@ sys_fp_file()
 	cat "$file" >/dev/null
 }
 
-# measure NAME CMD LABEL: runs CMD (a shell string) $reps times, sets
-# t_NAME / m_NAME to the median seconds and peak RSS in KB, prints a row
+# measure NAME CMD LABEL [NAME CMD LABEL ...]: runs each CMD (a shell
+# string) $reps times, taking turns (one run of each per round, so a slow
+# phase of a shared machine weighs on all of them alike), sets t_NAME /
+# m_NAME to the median seconds and peak RSS in KB, prints a row for each
 measure()
 {
-	local name=$1 cmd=$2 i start end t m
+	local i k n=$(($# / 3)) start end t m args=("$@")
 
-	: >"$bench_tmp/times"
-	for ((i = 0; i < reps; i++)); do
-		start=$EPOCHREALTIME
-		if ! /usr/bin/time -f '%M' -o "$bench_tmp/rss" \
-			bash -c "$cmd" >/dev/null 2>"$bench_tmp/err"; then
-			echo "$(basename "$0"): failed: $cmd" >&2
-			head -n 5 "$bench_tmp/err" >&2
-			exit 1
-		fi
-		end=$EPOCHREALTIME
-		echo "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') $(cat "$bench_tmp/rss")" \
-			>>"$bench_tmp/times"
+	for ((k = 0; k < n; k++)); do
+		: >"$bench_tmp/times.$k"
 	done
-	# median of each column on its own
-	t=$(sort -n -k1,1 "$bench_tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $1 }')
-	m=$(sort -n -k2,2 "$bench_tmp/times" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $2 }')
-	printf -v "t_$name" '%s' "$t"
-	printf -v "m_$name" '%s' "$m"
-	printf "  %-${label_width}s %8.3f s %9.1f MB\n" "$3" "$t" "$(echo "$m" | awk '{ print $1 / 1024 }')"
+	for ((i = 0; i < reps; i++)); do
+		for ((k = 0; k < n; k++)); do
+			local cmd=${args[3 * k + 1]}
+
+			start=$EPOCHREALTIME
+			if ! /usr/bin/time -f '%M' -o "$bench_tmp/rss" \
+				bash -c "$cmd" >/dev/null 2>"$bench_tmp/err"; then
+				echo "$(basename "$0"): failed: $cmd" >&2
+				head -n 5 "$bench_tmp/err" >&2
+				exit 1
+			fi
+			end=$EPOCHREALTIME
+			echo "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') $(cat "$bench_tmp/rss")" \
+				>>"$bench_tmp/times.$k"
+		done
+	done
+	for ((k = 0; k < n; k++)); do
+		# median of each column on its own
+		t=$(sort -n -k1,1 "$bench_tmp/times.$k" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $1 }')
+		m=$(sort -n -k2,2 "$bench_tmp/times.$k" | awk -v n="$reps" 'NR == int((n + 1) / 2) { print $2 }')
+		printf -v "t_${args[3 * k]}" '%s' "$t"
+		printf -v "m_${args[3 * k]}" '%s' "$m"
+		printf "  %-${label_width}s %8.3f s %9.1f MB\n" "${args[3 * k + 2]}" "$t" \
+			"$(echo "$m" | awk '{ print $1 / 1024 }')"
+	done
 }
 
 # ratio A B TARGET OP LABEL: prints A/B against TARGET (OP: ge or le)

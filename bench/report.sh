@@ -8,8 +8,8 @@
 # BENCH_REPS runs (default 5) of each of
 #   perf/prof report --stdio --no-children -g none
 #   perf/prof report --stdio --sort comm,dso -g none
-# (stdout to /dev/null) and prints the medians of wall time and peak RSS,
-# and the ratios against the targets of issue 3: prof >= 10x faster, with
+# (stdout to /dev/null; perf and prof take turns) and prints the medians
+# of wall time and peak RSS, and the ratios against the targets of issue 3: prof >= 10x faster, with
 # at most a quarter of perf's peak RSS.  Before timing it checks that both
 # tools print the same report (tip line aside).  The status is 0 even when
 # a target is missed (a measurement, not a test); non-zero when a command
@@ -42,10 +42,10 @@ done
 printf 'report benchmark: %s\n  %.1f MB, %d runs each (medians)\n\n' \
 	"$file" "$(awk -v s="$(stat -c %s "$file")" 'BEGIN { print s / 1048576 }')" "$reps"
 printf '  %-48s %10s %12s\n' command time "peak RSS"
-measure perf_flat "perf report -i '$file' $flat" "perf report $flat"
-measure prof_flat "'$PROF' report -i '$file' $flat" "prof report $flat"
-measure perf_dso "perf report -i '$file' $bydso" "perf report $bydso"
-measure prof_dso "'$PROF' report -i '$file' $bydso" "prof report $bydso"
+measure perf_flat "perf report -i '$file' $flat" "perf report $flat" \
+	prof_flat "'$PROF' report -i '$file' $flat" "prof report $flat"
+measure perf_dso "perf report -i '$file' $bydso" "perf report $bydso" \
+	prof_dso "'$PROF' report -i '$file' $bydso" "prof report $bydso"
 
 echo
 echo "ratios:"
