@@ -768,17 +768,22 @@ int session_event(struct session *s, const struct pd_event *ev)
 /* ---- resolution -------------------------------------------------------- */
 
 /* perf's map__load() of the kernel map: load kallsyms, then shrink the map
- * to its symbols (map__fixup_start/end). */
-static void kernel_map_load(struct session *s)
+ * to its symbols (map__fixup_start/end).  With try, returns 0 and does
+ * nothing when the loader thread is loading something (the table is
+ * its), else 1. */
+static int kernel_map_load(struct session *s, int try)
 {
 	struct map *m = s->kernel_map;
 
-	s->kernel_loaded = 1;
 	/* the kernel's load also fills the modules' symbols; while it was
 	   pending the other thread left them alone */
 	if (!s->kernel_pending)
 		sync_lookups(s);
-	dso_load_exclusive(&s->dsos, m->dso);
+	if (!try)
+		dso_load_exclusive(&s->dsos, m->dso);
+	else if (!dso_load_try(&s->dsos, m->dso))
+		return 0;
+	s->kernel_loaded = 1;
 	if (m->dso->kernel_range_valid) {
 		array_remove(&s->karr, m);
 		m->start = m->dso->kernel_start;
@@ -786,23 +791,29 @@ static void kernel_map_load(struct session *s)
 		array_insert(s, &s->karr, m);
 	}
 	__atomic_store_n(&s->kernel_pending, 0, __ATOMIC_RELEASE);
+	return 1;
 }
 
 /*
  * The kernel map m was hit at addr before its load: loads it, unless
  * deferring.  perf loads on the first such sample, which keeps the map
- * whatever the load makes of it; later ones find the shrunk map.  Returns
- * the map of the sample.
+ * whatever the load makes of it; later ones find the shrunk map.  A
+ * deferred load waits for kallsyms to be read and for the loader thread
+ * to be between loads (a big library takes tens of ms, which this thread
+ * would wait, and the other thread with it).  Returns the map of the
+ * sample.
  */
 static struct map *kernel_map_hit(struct session *s, struct map *m, u64 addr, int flags,
 				  struct addr_location *al)
 {
 	int first = !s->kernel_pending;
 
-	if (!(flags & SESSION_DEFER_KERNEL) || kallsyms_prefetch_done(&s->dsos)) {
-		kernel_map_load(s);
+	if (!(flags & SESSION_DEFER_KERNEL)) {
+		kernel_map_load(s, 0);
 		return first ? m : array_find(&s->karr, addr);
 	}
+	if (kallsyms_prefetch_done(&s->dsos) && kernel_map_load(s, 1))
+		return first ? m : array_find(&s->karr, addr);
 	if (first)
 		__atomic_store_n(&s->kernel_pending, 1, __ATOMIC_RELEASE);
 	else
@@ -823,7 +834,7 @@ int session_kernel_outside(const struct dso *dso, u64 addr)
 void session_load_kernel(struct session *s)
 {
 	if (s->kernel_pending)
-		kernel_map_load(s);
+		kernel_map_load(s, 0);
 }
 
 void session_load_async(struct session *s, struct dso *dso)

@@ -64,6 +64,15 @@ void dso_load_exclusive(struct dso_table *t, struct dso *dso)
 	pthread_mutex_unlock(&t->load_lock);
 }
 
+int dso_load_try(struct dso_table *t, struct dso *dso)
+{
+	if (pthread_mutex_trylock(&t->load_lock))
+		return 0;
+	dso_load(t, dso);
+	pthread_mutex_unlock(&t->load_lock);
+	return 1;
+}
+
 void dso_load_async(struct dso_table *t, struct dso *dso)
 {
 	struct dso_loader *ld = t->loader;

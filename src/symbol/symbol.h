@@ -195,6 +195,9 @@ static inline int dso_ready(const struct dso *dso)
 void dso_load_async(struct dso_table *t, struct dso *dso);
 /* dso_load() while the loader thread may be loading something else. */
 void dso_load_exclusive(struct dso_table *t, struct dso *dso);
+/* dso_load_exclusive() unless a load holds the table now: then 0, and
+ * nothing done. */
+int dso_load_try(struct dso_table *t, struct dso *dso);
 /* Waits until the loader thread has no load pending. */
 void dso_loader_wait(struct dso_table *t);
 /* Stops the loader thread, after the loads queued (dso_table_exit()). */
