@@ -3,8 +3,9 @@
  *
  * Each input is written to a memfd and read as a file (mmap path):
  * pd_open(), then (if it succeeded) pd_process() with a callback that
- * decodes every SAMPLE with pd_parse_sample() and the sample_id trailer of
- * every other kernel record with pd_parse_trailer(), then pd_close(), which
+ * decodes every SAMPLE with pd_parse_sample() (and pd_parse_sample_head(),
+ * which must agree) and the sample_id trailer of every other kernel record
+ * with pd_parse_trailer(), then pd_close(), which
  * also releases what a failed pd_open() allocated.  Inputs in pipe format
  * that fit in a pipe are read a second time through stdin (chunked read
  * path).
@@ -66,10 +67,17 @@ static int on_record(void *ctx, struct pd_file *f, const struct pd_event *ev)
 	if (!ev->evsel || ev->hdr->type >= PD_REC_USER_START)
 		return 0;
 	if (ev->hdr->type == PD_REC_SAMPLE) {
-		struct pd_sample s;
+		struct pd_sample s, h;
+		int ret = pd_parse_sample(f, ev->evsel, ev->hdr, ev->file_offset, &s);
 
-		if (!pd_parse_sample(f, ev->evsel, ev->hdr, ev->file_offset, &s))
+		if (!ret)
 			touch_sample(&s);
+		/* the head parse agrees with the whole one */
+		if (pd_parse_sample_head(f, ev->evsel, ev->hdr, ev->file_offset, &h) != ret ||
+		    (!ret && (h.ip != s.ip || h.pid != s.pid || h.tid != s.tid || h.time != s.time ||
+			      h.cpu != s.cpu || h.period != s.period || h.id != s.id ||
+			      h.callchain != s.callchain || h.callchain_nr != s.callchain_nr)))
+			abort();
 	} else {
 		struct pd_id_trailer t;
 

@@ -1336,7 +1336,9 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return session_event(ctx->session, ev) ? -1 : 0;
 	if (!evsel || evsel->idx >= ctx->nr_hists)
 		return 0;
-	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
+	/* a flat sample reads no field past the call chain */
+	if ((ctx->pipe && !ctx->children ? pd_parse_sample_head : pd_parse_sample)(
+		    f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
 	if (ctx->nr_time_ranges &&
 	    time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))

@@ -213,6 +213,13 @@ int pd_process(struct pd_file *f, const struct pd_ops *ops, void *ctx);
  * naming the file and offset. */
 int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 		    const struct pd_header *hdr, u64 offset, struct pd_sample *s);
+/* pd_parse_sample() for a caller that reads no more than sample_type, the
+ * fixed fields before READ (id, ip, pid, tid, time, addr, stream_id, cpu,
+ * period) and the call chain: those are all it sets when the sample type
+ * has no other field (and the record is whole); else it is
+ * pd_parse_sample(). */
+int pd_parse_sample_head(const struct pd_file *f, const struct pd_evsel *evsel,
+			 const struct pd_header *hdr, u64 offset, struct pd_sample *s);
 /* Decodes the sample_id trailer of a non-sample kernel record. */
 int pd_parse_trailer(const struct pd_file *f, const struct pd_evsel *evsel,
 		     const struct pd_header *hdr, struct pd_id_trailer *t);

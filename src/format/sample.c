@@ -280,3 +280,44 @@ int pd_parse_trailer(const struct pd_file *f, const struct pd_evsel *evsel,
 	t->valid = 1;
 	return 0;
 }
+
+int pd_parse_sample_head(const struct pd_file *f, const struct pd_evsel *evsel,
+			 const struct pd_header *hdr, u64 offset, struct pd_sample *s)
+{
+	u64 st = evsel->attr.sample_type;
+	const u8 *p = (const u8 *)hdr + 8, *end = (const u8 *)hdr + hdr->size;
+
+	/* anything else, a record too short or a bad count: the whole
+	   decoding, which also reports the error */
+	if ((st & ~(PREFIX_FIELDS | PD_SAMPLE_CALLCHAIN)) ||
+	    (u64)(end - p) < 8 * bit_count(st & PREFIX_FIELDS) + ((st & PD_SAMPLE_CALLCHAIN) ? 8 : 0))
+		return pd_parse_sample(f, evsel, hdr, offset, s);
+	s->sample_type = st;
+	s->id = s->ip = s->addr = s->stream_id = 0;
+	s->time = PD_NO_TIME;
+	s->pid = s->tid = s->cpu = (u32)-1;
+	s->cpu_res = 0;
+	s->period = evsel->attr.sample_period;	/* the frequency in freq mode, as perf */
+	if (st & PD_SAMPLE_IDENTIFIER) { s->id = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_IP) { s->ip = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_TID) { s->pid = pd_get32(p); s->tid = pd_get32(p + 4); p += 8; }
+	if (st & PD_SAMPLE_TIME) { s->time = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_ADDR) { s->addr = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_ID) { s->id = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_STREAM_ID) { s->stream_id = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_CPU) { s->cpu = pd_get32(p); s->cpu_res = pd_get32(p + 4); p += 8; }
+	if (st & PD_SAMPLE_PERIOD) { s->period = pd_get64(p); p += 8; }
+	s->callchain = NULL;
+	s->callchain_nr = 0;
+	s->callchain_addrs_from = 0;
+	if (st & PD_SAMPLE_CALLCHAIN) {
+		u64 nr = pd_get64(p);
+
+		p += 8;
+		if (nr > (u64)(end - p) / 8)
+			return pd_parse_sample(f, evsel, hdr, offset, s);
+		s->callchain_nr = nr;
+		s->callchain = p;
+	}
+	return 0;
+}

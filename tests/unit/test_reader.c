@@ -932,8 +932,39 @@ static struct pd_header *build_sample(const struct pd_attr *a, const struct pd_s
 	return h;
 }
 
+/* pd_parse_sample_head() of h gives what pd_parse_sample() gave (full):
+ * the same status, and when both decoded, the same head fields. */
+static void assert_head_eq(const struct pd_attr *a, struct pd_evsel *e,
+			   const struct pd_header *h, int full_ret, const struct pd_sample *full)
+{
+	struct pd_sample s;
+	int ret;
+
+	memset(&s, 0x5a, sizeof(s));
+	ret = pd_parse_sample_head(&fake_file, e, h, 0, &s);
+	if (ret != full_ret)
+		fail_msg("sample_type %#llx, %u bytes: head parse gave %d, full %d",
+			 (unsigned long long)a->sample_type, h->size, ret, full_ret);
+	if (ret)
+		return;
+	assert_int_equal(s.sample_type, full->sample_type);
+	assert_int_equal(s.id, full->id);
+	assert_int_equal(s.ip, full->ip);
+	assert_int_equal(s.pid, full->pid);
+	assert_int_equal(s.tid, full->tid);
+	assert_int_equal(s.time, full->time);
+	assert_int_equal(s.addr, full->addr);
+	assert_int_equal(s.stream_id, full->stream_id);
+	assert_int_equal(s.cpu, full->cpu);
+	assert_int_equal(s.cpu_res, full->cpu_res);
+	assert_int_equal(s.period, full->period);
+	assert_int_equal(s.callchain_nr, full->callchain_nr);
+	assert_ptr_equal(s.callchain, full->callchain);
+	assert_int_equal(s.callchain_addrs_from, full->callchain_addrs_from);
+}
+
 /* Writes v for attr a, parses it back and compares; also checks that
- * every shorter record fails cleanly. */
+ * every shorter record fails cleanly, and that the head parse agrees. */
 static void roundtrip(const struct pd_attr *a, const struct pd_sample *v)
 {
 	struct pd_evsel e = fake_evsel(a);
@@ -946,6 +977,7 @@ static void roundtrip(const struct pd_attr *a, const struct pd_sample *v)
 		fail_msg("sample_type %#llx read_format %#llx: parse failed",
 			 (unsigned long long)a->sample_type, (unsigned long long)a->read_format);
 	assert_sample_eq(a, v, &s);
+	assert_head_eq(a, &e, h, 0, &s);
 	for (u16 len = 8; len < h->size; len++) {
 		struct pd_header *t = malloc(len);
 
@@ -954,6 +986,7 @@ static void roundtrip(const struct pd_attr *a, const struct pd_sample *v)
 		if (pd_parse_sample(&fake_file, &e, t, 0, &s) != -1)
 			fail_msg("sample_type %#llx: record cut to %u of %u bytes parsed",
 				 (unsigned long long)a->sample_type, len, h->size);
+		assert_head_eq(a, &e, t, -1, &s);
 		free(t);
 	}
 	free(h);
@@ -999,6 +1032,51 @@ static void test_sample_each_bit(void **state)
 		struct pd_attr a = full_sample_attr(1ULL << bit, PD_FORMAT_ID);
 
 		roundtrip(&a, &v);
+	}
+	error_set_quiet(0);
+}
+
+/* perf record's layouts (-g, -a, several events): the head parse's own
+ * path, against the full decoding; a call chain count past the record
+ * fails both. */
+static void test_sample_head(void **state)
+{
+	const u64 base = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_CPU |
+			 PD_SAMPLE_PERIOD | PD_SAMPLE_CALLCHAIN;
+	const u64 types[] = { base, base | PD_SAMPLE_IDENTIFIER, base | PD_SAMPLE_ID,
+			      base - PD_SAMPLE_PERIOD, base - PD_SAMPLE_CALLCHAIN,
+			      base | PD_SAMPLE_ADDR | PD_SAMPLE_STREAM_ID };
+
+	(void)state;
+	error_set_quiet(2);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct pd_sample v = full_values();
+		struct pd_attr a = full_sample_attr(types[i], 0);
+		struct pd_evsel e;
+		struct pd_header *h;
+		struct pd_sample s;
+
+		a.sample_period = 4000;	/* what a missing PERIOD reads as */
+		e = fake_evsel(&a);
+		v.cpu_res = 2;
+		roundtrip(&a, &v);
+		v.callchain_nr = 0;
+		roundtrip(&a, &v);
+		if (!(types[i] & PD_SAMPLE_CALLCHAIN))
+			continue;
+		/* the count one entry more than the record holds */
+		v.callchain_nr = 4;
+		h = build_sample(&a, &v);
+		for (u8 *p = (u8 *)h + 8; p + 8 <= (u8 *)h + h->size; p += 8)
+			if (pd_get64(p) == 4 && !memcmp(p + 8, cc_ips, 8)) {
+				u64 five = 5;
+
+				memcpy(p, &five, 8);
+				break;
+			}
+		assert_int_equal(pd_parse_sample(&fake_file, &e, h, 0, &s), -1);
+		assert_int_equal(pd_parse_sample_head(&fake_file, &e, h, 0, &s), -1);
+		free(h);
 	}
 	error_set_quiet(0);
 }
@@ -2109,6 +2187,7 @@ int main(void)
 		cmocka_unit_test(test_callback_stop),
 		cmocka_unit_test(test_sample_all_fields),
 		cmocka_unit_test(test_sample_each_bit),
+		cmocka_unit_test(test_sample_head),
 		cmocka_unit_test(test_sample_read_formats),
 		cmocka_unit_test(test_sample_stack_dyn_size),
 		cmocka_unit_test(test_sample_hostile),
