@@ -464,11 +464,9 @@ static int in_ints(const s32 *v, int n, s32 x)
 	return 0;
 }
 
-/* hist_filter_thread_dso() with some filter set (out of line: the
- * common case saves no registers). */
-static __attribute__((noinline)) u8 thread_dso_bits(struct hist_strings *hs,
-						    const struct hist_filters *flt,
-						    const struct addr_location *al)
+/* hist_filter_thread_dso() with some filter set. */
+u8 hist_thread_dso_bits(struct hist_strings *hs, const struct hist_filters *flt,
+			const struct addr_location *al)
 {
 	u8 bits = 0;
 
@@ -497,24 +495,6 @@ static __attribute__((noinline)) u8 thread_dso_bits(struct hist_strings *hs,
 		}
 	}
 	return bits;
-}
-
-u8 hist_filter_thread_dso(struct hist_strings *hs, const struct hist_filters *flt,
-			  const struct addr_location *al)
-{
-	if (!flt->comms && !flt->pids && !flt->tids && !flt->dsos)
-		return 0;
-	return thread_dso_bits(hs, flt, al);
-}
-
-int hist_symbol_addr_listed(const struct hist_filters *flt, int has_map, u64 ip)
-{
-	if (!has_map)
-		return 0;
-	for (int i = 0; i < flt->nr_sym_addrs; i++)
-		if (flt->sym_addrs[i] == ip)
-			return 1;
-	return 0;
 }
 
 u8 hist_filter_symbol(struct hist_strings *hs, const struct hist_filters *flt,

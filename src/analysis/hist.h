@@ -284,13 +284,26 @@ u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
  * another thread: the thread (comm, pid, tid) and DSO filters, and the
  * symbol filter, given whether --symbols lists the sample's address
  * (hist_symbol_addr_listed()).  Each half may run on its own thread. */
-u8 hist_filter_thread_dso(struct hist_strings *strs, const struct hist_filters *flt,
-			  const struct addr_location *al);
+u8 hist_thread_dso_bits(struct hist_strings *strs, const struct hist_filters *flt,
+			const struct addr_location *al);	/* with some filter set */
+static inline u8 hist_filter_thread_dso(struct hist_strings *strs, const struct hist_filters *flt,
+					const struct addr_location *al)
+{
+	if (!flt->comms && !flt->pids && !flt->tids && !flt->dsos)
+		return 0;
+	return hist_thread_dso_bits(strs, flt, al);
+}
 u8 hist_filter_symbol(struct hist_strings *strs, const struct hist_filters *flt,
 		      const struct symbol *sym, int addr_listed);
 /* Does --symbols list a sample's address ip (perf's address list, which
  * counts only when it fell in a map: has_map)? */
-int hist_symbol_addr_listed(const struct hist_filters *flt, int has_map, u64 ip);
+static inline int hist_symbol_addr_listed(const struct hist_filters *flt, int has_map, u64 ip)
+{
+	for (int i = 0; has_map && i < flt->nr_sym_addrs; i++)
+		if (flt->sym_addrs[i] == ip)
+			return 1;
+	return 0;
+}
 
 /*
  * Adds one sample.  With a symbol key the add may wait in the queue (to

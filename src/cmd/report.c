@@ -408,9 +408,8 @@ enum { ITEM_SAMPLE, ITEM_NODE };
 
 struct item_sample {
 	u8 kind;		/* ITEM_SAMPLE */
-	u8 has_map : 1;
-	u8 kernel_unsure : 1;	/* addr_location.kernel_unsure */
-	u8 addr_listed : 1;	/* --symbols lists the sample's address
+	u8 kernel_unsure;	/* addr_location.kernel_unsure */
+	u8 addr_listed;		/* --symbols lists the sample's address
 				   (hist_symbol_addr_listed()) */
 	u8 late;		/* parked: applied after later samples */
 	u32 evsel_idx;		/* which histogram */
@@ -478,7 +477,6 @@ static void add_sample_item(struct report_ctx *ctx, const struct item_sample *it
 		struct item_sample none = *it;
 
 		none.dso = NULL;
-		none.has_map = 0;
 		none.kernel_unsure = 0;
 		none.addr_listed = 0;	/* an address counts with a map only */
 		none.p.dso_name = 0;
@@ -1355,7 +1353,6 @@ static int report_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		it->kind = ITEM_SAMPLE;
 		it->evsel_idx = evsel->idx;
 		it->dso = al.dso;
-		it->has_map = al.map != NULL;
 		it->addr_listed = hist_symbol_addr_listed(&ctx->filters, al.map != NULL, sample.ip);
 		it->kernel_unsure = al.kernel_unsure;
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,

@@ -205,6 +205,10 @@ static void evsel_setup(struct pd_evsel *e)
 
 	e->id_pos = -1;
 	e->is_pos = -1;
+	e->time_pos = -1;
+	if (st & PD_SAMPLE_TIME)
+		e->time_pos = !!(st & PD_SAMPLE_IDENTIFIER) + !!(st & PD_SAMPLE_IP) +
+			      !!(st & PD_SAMPLE_TID);
 	if (st & PD_SAMPLE_IDENTIFIER) {
 		e->id_pos = 0;
 		e->is_pos = 1;
@@ -847,15 +851,23 @@ static struct pd_evsel *lookup_id(struct pd_file *f, u64 id)
 	return in->last_evsel;
 }
 
-static void count_type(struct pd_file *f, u32 type)
+static void count_other_type(struct pd_stats *s, u32 type);
+
+/* Counts a record by type (inlined: once per record). */
+static inline __attribute__((always_inline)) void count_type(struct pd_file *f, u32 type)
 {
 	struct pd_stats *s = &f->stats;
 
 	s->nr_events++;
-	if (type && type < PD_NR_COUNTED_TYPES) {	/* slot 0 is no type */
+	if (type && type < PD_NR_COUNTED_TYPES)	/* slot 0 is no type */
 		s->nr_by_type[type]++;
-		return;
-	}
+	else
+		count_other_type(s, type);
+}
+
+/* count_type() of a type with no slot of its own. */
+static __attribute__((noinline)) void count_other_type(struct pd_stats *s, u32 type)
+{
 	for (u32 i = 0; i < s->nr_other_types; i++) {
 		if (s->other_types[i].type == type) {
 			s->other_types[i].count++;
@@ -888,8 +900,6 @@ static int classify(struct pd_file *f, const struct pd_header *hdr, struct pd_ev
 	if (!e)
 		return 0;
 	if (hdr->type == PD_REC_SAMPLE) {
-		u64 st;
-
 		if (e->id_pos >= 0 && f->nr_evsel > 1) {
 			u64 off = 8 + (u64)e->id_pos * 8;
 
@@ -906,16 +916,8 @@ static int classify(struct pd_file *f, const struct pd_header *hdr, struct pd_ev
 			e = by_id;
 			*evselp = e;
 		}
-		st = e->attr.sample_type;
-		if (st & PD_SAMPLE_TIME) {
-			u64 off = 8;
-
-			off += (st & PD_SAMPLE_IDENTIFIER) ? 8 : 0;
-			off += (st & PD_SAMPLE_IP) ? 8 : 0;
-			off += (st & PD_SAMPLE_TID) ? 8 : 0;
-			if (off + 8 <= size)
-				*timep = pd_get64(p + off);
-		}
+		if (e->time_pos >= 0 && 16 + (u64)e->time_pos * 8 <= size)
+			*timep = pd_get64(p + 8 + (u64)e->time_pos * 8);
 		return 0;
 	}
 	if (!f->sample_id_all || size < 8 + (u64)e->trailer_size)

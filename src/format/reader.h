@@ -54,6 +54,7 @@ struct pd_evsel {
 	u64 nr_samples;		/* SAMPLE records read for this evsel */
 	u64 nr_lost_samples;	/* sum of LOST_SAMPLES.lost for this evsel */
 	int id_pos;		/* u64 index of the id in a sample, -1 if none */
+	int time_pos;		/* u64 index of the time in a sample, -1 if none */
 	int is_pos;		/* u64 index of the id counted from the end of a
 				   non-sample record's trailer, -1 if none */
 	u16 trailer_size;	/* bytes of sample_id trailer on non-samples */

@@ -287,10 +287,16 @@ int pd_parse_sample_head(const struct pd_file *f, const struct pd_evsel *evsel,
 	u64 st = evsel->attr.sample_type;
 	const u8 *p = (const u8 *)hdr + 8, *end = (const u8 *)hdr + hdr->size;
 
+	/* bits set in a nibble: the fixed fields are bits 0-3 (IP, TID, TIME,
+	   ADDR), 6-9 (ID, CPU, PERIOD, STREAM_ID) and 16 (IDENTIFIER) */
+	static const u8 nibble_bits[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+	u64 head = 8 * (nibble_bits[st & 15] + nibble_bits[(st >> 6) & 15] + ((st >> 16) & 1)) +
+		   ((st & PD_SAMPLE_CALLCHAIN) ? 8 : 0);
+
+	_Static_assert(PREFIX_FIELDS == (0xfULL | 0xfULL << 6 | 1ULL << 16), "the fixed fields' bits");
 	/* anything else, a record too short or a bad count: the whole
 	   decoding, which also reports the error */
-	if ((st & ~(PREFIX_FIELDS | PD_SAMPLE_CALLCHAIN)) ||
-	    (u64)(end - p) < 8 * bit_count(st & PREFIX_FIELDS) + ((st & PD_SAMPLE_CALLCHAIN) ? 8 : 0))
+	if ((st & ~(PREFIX_FIELDS | PD_SAMPLE_CALLCHAIN)) || (u64)(end - p) < head)
 		return pd_parse_sample(f, evsel, hdr, offset, s);
 	s->sample_type = st;
 	s->id = s->ip = s->addr = s->stream_id = 0;
