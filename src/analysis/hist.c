@@ -711,6 +711,10 @@ static u32 find_or_make(struct hists *h, const struct hist_pending *p, int *crea
 	h->index[i] = SLOT(hash, n);
 	if (h->nr_entries * 2 > h->index_mask + 1)
 		grow_index(h);
+	/* the name is printed and sorted on: demangled now, while the
+	   samples come, not all at once when the report is made */
+	if ((mask & (1u << HD_SYM)) && e->sym)
+		symbol_name(e->sym);
 	*created = 1;
 	return n;
 }
