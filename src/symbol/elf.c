@@ -449,6 +449,19 @@ static int load_symbols(struct dso_table *t, struct dso *dso, struct symsrc *sym
 /* perf 6.1's dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt /
  * .rel.plt entry, laid out from .plt's file offset after one header, each
  * inserted into the fixed-up tree as it is. */
+/* name + "@plt" in arena, cut to 1023 bytes as perf's snprintf() into a
+ * 1024-byte buffer cuts it. */
+static const char *plt_name(struct arena *arena, const char *name)
+{
+	size_t n = strlen(name), total = n + 4 < 1023 ? n + 4 : 1023, keep = n < total ? n : total;
+	char *out = arena_alloc(arena, total + 1);
+
+	memcpy(out, name, keep);
+	memcpy(out + keep, "@plt", total - keep);
+	out[total] = 0;
+	return out;
+}
+
 static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symtree *st)
 {
 	GElf_Shdr relshdr, pltshdr, strshdr;
@@ -457,7 +470,6 @@ static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symtree
 	u64 off, header, entry;
 	size_t nr;
 	int count = 0;
-	char buf[1024];
 
 	if (!ss->dynsym)
 		return 0;
@@ -515,10 +527,10 @@ static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symtree
 		if (!gelf_getsym(syms, (int)GELF_R_SYM(info), &sym))
 			continue;
 		name = elf_strptr(ss->elf, ss->dynshdr.sh_link, sym.st_name);
-		snprintf(buf, sizeof(buf), "%s@plt",
-			 demangle_symbol(&t->sym_arena, name ? name : "", t->opts.verbose_demangle));
-		symtree_insert(st, off, off + entry, arena_strdup(&t->sym_arena, buf), STB_GLOBAL,
-			       STT_FUNC);
+		symtree_insert(st, off, off + entry,
+			       plt_name(&t->sym_arena, demangle_symbol(&t->sym_arena, name ? name : "",
+								     t->opts.verbose_demangle)),
+			       STB_GLOBAL, STT_FUNC);
 		off += entry;
 		count++;
 	}

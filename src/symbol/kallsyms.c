@@ -105,12 +105,56 @@ struct kallsyms_prefetch {
 	atomic_int done;	/* the worker has finished */
 };
 
+#define BYTES(c) (0x0101010101010101ULL * (c))
+
+/* The bytes of x (all below 0x80) in [lo, hi]: 0x80 in each such byte. */
+static u64 bytes_in(u64 x, unsigned lo, unsigned hi)
+{
+	return (x + BYTES(0x80 - lo)) & ~(x + BYTES(0x7f - hi)) & BYTES(0x80);
+}
+
+/* The 16 lowercase hex digits at s, followed by a blank, as a number
+ * (kallsyms' every line, with 64-bit addresses), eight bytes at a time;
+ * -1 when s is not that. */
+static int hex16(const char *s, u64 *v)
+{
+	u64 r = 0;
+
+	if (s[16] != ' ')
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		u64 x, alpha, nib;
+
+		memcpy(&x, s + 8 * i, 8);
+		if (x & BYTES(0x80))
+			return -1;
+		alpha = bytes_in(x, 'a', 'f');
+		if ((bytes_in(x, '0', '9') | alpha) != BYTES(0x80))
+			return -1;
+		/* digit values, the first (most significant) in the low byte */
+		nib = (x & BYTES(0x0f)) + (alpha >> 7) * 9;
+		nib = __builtin_bswap64(nib);
+		/* pack the nibbles of the eight bytes into 32 bits */
+		nib = (nib | nib >> 4) & 0x00ff00ff00ff00ffULL;
+		nib = (nib | nib >> 8) & 0x0000ffff0000ffffULL;
+		nib = (nib | nib >> 16) & 0x00000000ffffffffULL;
+		r = r << 32 | nib;
+	}
+	*v = r;
+	return 0;
+}
+
 /* strtoull(s, end, 16) for the plain hex numbers kallsyms has (about
  * four times fewer instructions); anything else goes to strtoull(). */
 static u64 parse_hex(char *s, char **end)
 {
 	u64 v = 0;
 	char *p = s;
+
+	if (!hex16(s, &v)) {
+		*end = s + 16;
+		return v;
+	}
 
 	for (;; p++) {
 		unsigned c = (unsigned char)*p, d;
@@ -335,8 +379,13 @@ static int read_host_copy(char **text, size_t *len, atomic_int *cancel)
 	size_t cap = 1 << 20, head_len = 0;
 	int fd, ok;
 
+	struct stat st;
+
 	if (host_copy_path(path, sizeof(path)) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
+	/* a regular file: room for all of it and the read that sees its end */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (u64)st.st_size < (1ULL << 32))
+		cap = (size_t)st.st_size + 1;
 	*len = 0;
 	*text = xmalloc(cap + 1);
 	read_rest(fd, text, len, &cap, cancel);

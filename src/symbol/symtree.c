@@ -520,13 +520,6 @@ static u32 tree_find(const struct symtree *t, u64 ip)
 	return NIL;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Appends [start, end) -> sym, merging with the previous range. */
 static void add_range(struct dso *dso, u32 *alloc, u64 start, u64 end, u32 sym)
 {
@@ -550,26 +543,26 @@ static void add_range(struct dso *dso, u32 *alloc, u64 start, u64 end, u32 sym)
  * consecutive boundaries (starts, ends, start + 1 of zero-size symbols). */
 static void ranges_by_descent(struct symtree *t, struct dso *dso, u32 *alloc)
 {
-	u64 *b = xmalloc(3 * (unsigned long)dso->nr_syms * sizeof(u64));
+	struct start_idx *b = xmalloc(3 * (unsigned long)dso->nr_syms * sizeof(*b));
 	u32 nb = 0, i, k;
 
 	for (i = 0; i < dso->nr_syms; i++) {
 		const struct symbol *s = &dso->syms[i];
 
-		b[nb++] = s->start;
-		b[nb++] = s->end;
+		b[nb++] = (struct start_idx){ s->start, 0 };
+		b[nb++] = (struct start_idx){ s->end, 0 };
 		if (s->start == s->end && s->start != ~0ULL)
-			b[nb++] = s->start + 1;
+			b[nb++] = (struct start_idx){ s->start + 1, 0 };
 	}
-	qsort(b, nb, sizeof(*b), cmp_u64);
+	sort_by_start(b, nb);
 	for (i = 0, k = 0; i < nb; i++)
-		if (!k || b[k - 1] != b[i])
-			b[k++] = b[i];
+		if (!k || b[k - 1].start != b[i].start)
+			b[k++].start = b[i].start;
 	for (i = 0; i + 1 < k; i++) {
-		u32 n = tree_find(t, b[i]);
+		u32 n = tree_find(t, b[i].start);
 
 		if (n != NIL)
-			add_range(dso, alloc, b[i], b[i + 1], t->v[n].order);
+			add_range(dso, alloc, b[i].start, b[i + 1].start, t->v[n].order);
 	}
 	free(b);
 }

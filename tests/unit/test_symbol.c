@@ -161,7 +161,7 @@ static void test_kallsyms_copy_current(void **state)
 
 /* kallsyms addresses: lower and upper case hex, a 0x prefix and a number
  * too long for 64 bits read as strtoull() reads them (saturated); a line
- * without an address is skipped. */
+ * without an address, or with a bad digit in it, is skipped. */
 static void test_kallsyms_addresses(void **state)
 {
 	char path[] = "/tmp/test_kallsymsXXXXXX";
@@ -170,6 +170,8 @@ static void test_kallsyms_addresses(void **state)
 			    "FFFFFFFF81000100 T upper\n"
 			    "0xffffffff81000200 t prefixed\n"
 			    "zz t no_address\n"
+			    "ffffffffa0b1c2d3 t letters\n"
+			    "ffffffff8100000g t bad_digit\n"
 			    "fffffffff81000300 t too_long\n";
 	struct dso *k = dso_table_findnew(&table, "[kernel.kallsyms]", DSO_KIND_KERNEL);
 	struct symbol_list l = { .arena = &arena };
@@ -181,15 +183,17 @@ static void test_kallsyms_addresses(void **state)
 	close(fd);
 	n = kallsyms_load(&table, k, path, &l);
 	unlink(path);
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 5);
 	assert_string_equal(l.v[0].name, "_text");
 	assert_true(l.v[0].start == 0xffffffff81000000ULL);
 	assert_string_equal(l.v[1].name, "upper");
 	assert_true(l.v[1].start == 0xffffffff81000100ULL);
 	assert_string_equal(l.v[2].name, "prefixed");
 	assert_true(l.v[2].start == 0xffffffff81000200ULL);
-	assert_string_equal(l.v[3].name, "too_long");
-	assert_true(l.v[3].start == ~0ULL);
+	assert_string_equal(l.v[3].name, "letters");
+	assert_true(l.v[3].start == 0xffffffffa0b1c2d3ULL);
+	assert_string_equal(l.v[4].name, "too_long");
+	assert_true(l.v[4].start == ~0ULL);
 	free(l.v);
 }
 
