@@ -1890,34 +1890,27 @@ static u8 *unordered_dsos(const struct hists *h)
 	return bad;
 }
 
-static void *output_rows(void *arg)
-{
-	struct output_rows *o = arg;
-	struct hists *h = o->h;
-	const struct hist_layout *lay = h->lay;
-	const u32 *rank = o->rank;
-	enum hist_dim dims[HD_NR + 1];
-	int nr_keys = 0, sym_key = -1, stride;
-	u64 *rows;
+/* The rows of h->sorted[from, to), for output_rows(). */
+struct row_fill {
+	const struct output_rows *o;
+	const enum hist_dim *dims;	/* o->nr_keys of them */
+	u32 from, to;
+};
 
-	for (int i = 0; i < lay->nr_sort; i++) {
-		if (lay->elide_mask & (1u << lay->sort[i]))
-			continue;
-		if (lay->sort[i] == HD_SYM) {
-			/* the name's first bytes, then the symbol */
-			dims[nr_keys++] = HD_NR;
-			sym_key = nr_keys;
-		}
-		dims[nr_keys++] = lay->sort[i];
-	}
-	stride = nr_keys + 1 + (o->range_words ? 2 : 0);
-	rows = xmalloc(((size_t)h->nr_sorted ? h->nr_sorted : 1) * stride * sizeof(u64));
-	for (u32 j = 0; j < h->nr_sorted; j++) {
+static void *fill_rows(void *arg)
+{
+	const struct row_fill *f = arg;
+	const struct output_rows *o = f->o;
+	const struct hists *h = o->h;
+	const u32 *rank = o->rank;
+	int nr_keys = o->nr_keys;
+
+	for (u32 j = f->from; j < f->to; j++) {
 		const struct hist_entry *e = h->sorted[j];
-		u64 *row = rows + (size_t)j * stride;
+		u64 *row = o->rows + (size_t)j * o->stride;
 
 		for (int i = 0; i < nr_keys; i++) {
-			switch (dims[i]) {
+			switch (f->dims[i]) {
 			case HD_CHILDREN:
 				row[i] = ~e->acc_period;
 				break;
@@ -1951,13 +1944,47 @@ static void *output_rows(void *arg)
 		if (o->range_words)
 			entry_range(e, &row[nr_keys], &row[nr_keys + 1]);
 	}
-	if (o->range_words)
-		o->unordered = unordered_dsos(h);
-	o->rows = rows;
+	return NULL;
+}
+
+/* Makes o's rows (a big table's second half on another thread). */
+static void *output_rows(void *arg)
+{
+	struct output_rows *o = arg;
+	struct hists *h = o->h;
+	const struct hist_layout *lay = h->lay;
+	enum hist_dim dims[HD_NR + 1];
+	int nr_keys = 0, sym_key = -1;
+	u32 n = h->nr_sorted;
+	struct row_fill first = { o, dims, 0, n }, second = { o, dims, n / 2, n };
+	pthread_t thread;
+	int threaded = 0;
+
+	for (int i = 0; i < lay->nr_sort; i++) {
+		if (lay->elide_mask & (1u << lay->sort[i]))
+			continue;
+		if (lay->sort[i] == HD_SYM) {
+			/* the name's first bytes, then the symbol */
+			dims[nr_keys++] = HD_NR;
+			sym_key = nr_keys;
+		}
+		dims[nr_keys++] = lay->sort[i];
+	}
 	o->nr_keys = nr_keys;
 	o->sym_key = sym_key;
-	o->stride = stride;
+	o->stride = nr_keys + 1 + (o->range_words ? 2 : 0);
 	o->cc_depth = h->cc && dims[0] == HD_CHILDREN;
+	o->rows = xmalloc(((size_t)n ? n : 1) * o->stride * sizeof(u64));
+	if (n > PARALLEL_SORT_MIN && !h->one_thread) {
+		threaded = !pthread_create(&thread, NULL, fill_rows, &second);
+		if (threaded)
+			first.to = n / 2;
+	}
+	fill_rows(&first);
+	if (o->range_words)
+		o->unordered = unordered_dsos(h);
+	if (threaded)
+		pthread_join(thread, NULL);
 	return NULL;
 }
 
