@@ -30,7 +30,7 @@ struct key_pair {
 struct row_sort {
 	const u64 *rows;
 	int words, sym_word;
-	int parallel;		/* word 0's runs shared with a second thread */
+	int parallel;		/* a big sort shares its work with a second thread */
 	u32 *perm;		/* row numbers in the order found so far */
 	struct key_pair *pairs, *spare;	/* a radix sort's pairs and its
 					   room, one per row */
@@ -99,11 +99,44 @@ static int sym_word_cmp(const void *a, const void *b, void *arg)
 			     s->sym_word, s->sym_word + 1, s->sym_word);
 }
 
-static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w);
+static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w, int split);
+
+/* A part of a sort a second thread does: perm[lo..hi) by words w..
+ * (sort_run()), or with v, the runs of equal values in v[from..to) (the
+ * pairs of perm[lo + from..lo + to)) by words w + 1.. (sort_value_runs()). */
+struct share {
+	struct row_sort *s;
+	const struct key_pair *v;
+	u32 lo, hi, from, to;
+	int w;
+	pthread_t thread;
+};
+
+static void sort_value_runs(struct row_sort *s, const struct key_pair *v, u32 lo, u32 from,
+			    u32 to, int w, u32 split_from, u32 split_to);
+
+static void *share_main(void *arg)
+{
+	struct share *r = arg;
+
+	if (r->v)
+		sort_value_runs(r->s, r->v, r->lo, r->from, r->to, r->w, 0, 0);
+	else
+		sort_run(r->s, r->lo, r->hi, r->w, 0);
+	return NULL;
+}
+
+/* Starts r on a second thread; 0 when none could start (then the caller
+ * does r's part itself). */
+static int share_start(struct share *r)
+{
+	return !pthread_create(&r->thread, NULL, share_main, r);
+}
 
 /* The symbol word of perm[lo..hi): by name, then each run of one name by
- * the next words. */
-static void sort_by_symbol(struct row_sort *s, u32 lo, u32 hi, int w)
+ * the next words.  With split, the unresolved rows' sort goes to a second
+ * thread when both parts are big. */
+static void sort_by_symbol(struct row_sort *s, u32 lo, u32 hi, int w, int split)
 {
 	u32 start = lo, named = lo;
 
@@ -117,19 +150,27 @@ static void sort_by_symbol(struct row_sort *s, u32 lo, u32 hi, int w)
 			s->perm[named++] = r;
 		}
 	}
+	struct share share = { s, NULL, named, hi, 0, 0, w + 1, 0 };
+	int shared = split && named - lo >= PARALLEL_ROWS / 4 && hi - named >= PARALLEL_ROWS / 4 &&
+		     share_start(&share);
+
 	qsort_r(s->perm + lo, named - lo, sizeof(*s->perm), sym_word_cmp, s);
-	for (u32 i = lo + 1; i <= hi; i++) {
-		if (i < hi && !sym_word_cmp(&s->perm[start], &s->perm[i], s))
+	for (u32 i = lo + 1; i <= (shared ? named : hi); i++) {
+		if (i < (shared ? named : hi) && !sym_word_cmp(&s->perm[start], &s->perm[i], s))
 			continue;
-		sort_run(s, start, i, w + 1);
+		/* the unresolved run keeps the split when alone */
+		sort_run(s, start, i, w + 1, split && !shared && start == named);
 		start = i;
 	}
+	if (shared)
+		pthread_join(share.thread, NULL);
 }
 
 /* Sorts each run of equal values in v[from..to) (the pairs of
- * perm[lo + from..lo + to), no run crossing to) by the next words. */
+ * perm[lo + from..lo + to), no run crossing to) by the next words; the run
+ * at [split_from, split_to) may split further (sort_run()). */
 static void sort_value_runs(struct row_sort *s, const struct key_pair *v, u32 lo, u32 from,
-			    u32 to, int w)
+			    u32 to, int w, u32 split_from, u32 split_to)
 {
 	u32 start = from;
 
@@ -139,32 +180,23 @@ static void sort_value_runs(struct row_sort *s, const struct key_pair *v, u32 lo
 		if (i < to && v[i].value == v[start].value)
 			continue;
 		if (i - start > 1)
-			sort_run(s, lo + start, lo + i, w + 1);
+			sort_run(s, lo + start, lo + i, w + 1,
+				 start == split_from && i == split_to);
 		start = i;
 	}
 }
 
-/* The second thread's share of a parallel sort: runs of word 0. */
-struct run_share {
-	struct row_sort *s;
-	const struct key_pair *v;
-	u32 from, to;
-};
-
-static void *run_share_main(void *arg)
+/*
+ * Sorts perm[lo..hi) by words w.. of its rows.  With split, a big sort
+ * shares its work with a second thread, once: the runs of word w from
+ * about the middle on, or, when one run holds most rows, that run's own
+ * split.
+ */
+static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w, int split)
 {
-	struct run_share *r = arg;
-
-	sort_value_runs(r->s, r->v, 0, r->from, r->to, 0);
-	return NULL;
-}
-
-static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w)
-{
-	u32 n = hi - lo, half;
+	u32 n = hi - lo, half, big_from = 0, big_to = 0;
 	struct key_pair *v;
-	struct run_share share;
-	pthread_t thread;
+	struct share share;
 
 	if (n < 2 || w >= s->words)
 		return;
@@ -172,8 +204,9 @@ static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w)
 		insertion(s, lo, hi, w);
 		return;
 	}
+	split = split && n >= PARALLEL_ROWS;
 	if (w == s->sym_word) {
-		sort_by_symbol(s, lo, hi, w);
+		sort_by_symbol(s, lo, hi, w, split);
 		return;
 	}
 	for (u32 i = 0; i < n; i++) {
@@ -186,21 +219,34 @@ static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w)
 	v = radix_pairs(s->pairs + lo, s->spare + lo, n);
 	for (u32 i = 0; i < n; i++)
 		s->perm[lo + i] = (u32)v[i].row;
-	/* two threads: the runs from about the middle on go to the other;
-	   their ranges of perm, pairs and spare are apart */
-	if (!s->parallel || w || n < PARALLEL_ROWS) {
-		sort_value_runs(s, v, lo, 0, n, w);
+	if (!split) {
+		sort_value_runs(s, v, lo, 0, n, w, 0, 0);
 		return;
 	}
+	/* the biggest run of one value: most of the rows, it splits itself */
+	for (u32 i = 0, start = 0; i <= n; i++)
+		if (i == n || v[i].value != v[start].value) {
+			if (i - start > big_to - big_from) {
+				big_from = start;
+				big_to = i;
+			}
+			start = i;
+		}
+	if (2 * (big_to - big_from) > n) {
+		sort_value_runs(s, v, lo, 0, n, w, big_from, big_to);
+		return;
+	}
+	/* else the runs from about the middle on go to the other thread;
+	   their ranges of perm, pairs and spare are apart */
 	for (half = n / 2; half < n && v[half].value == v[half - 1].value; half++)
 		;
-	share = (struct run_share){ s, v, half, n };
-	if (pthread_create(&thread, NULL, run_share_main, &share)) {
-		sort_value_runs(s, v, lo, 0, n, w);
+	share = (struct share){ s, v, lo, 0, half, n, w, 0 };
+	if (!share_start(&share)) {
+		sort_value_runs(s, v, lo, 0, n, w, 0, 0);
 		return;
 	}
-	sort_value_runs(s, v, lo, 0, half, w);
-	pthread_join(thread, NULL);
+	sort_value_runs(s, v, lo, 0, half, w, 0, 0);
+	pthread_join(share.thread, NULL);
 }
 
 u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word, int threads)
@@ -214,7 +260,7 @@ u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word, int threads)
 		s.pairs = xmalloc(n * sizeof(*s.pairs));
 		s.spare = xmalloc(n * sizeof(*s.spare));
 	}
-	sort_run(&s, 0, n, 0);
+	sort_run(&s, 0, n, 0, s.parallel);
 	free(s.pairs);
 	free(s.spare);
 	return s.perm;

@@ -10,7 +10,8 @@
  * and rows_order() must give the same order (one on one thread, the
  * other on two).  The sizes reach the insertion sort, the radix sort
  * (bytes shared and not), the symbol word's name sort and the sharing of
- * word 0's runs with a second thread.
+ * the work with a second thread (a word's runs, a run of one value that
+ * holds most rows, the unresolved rows beside the named).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,6 +82,11 @@ static u64 word_value(int kind)
 	}
 }
 
+/* Words whose values are mostly one (bit i: word i), as the flat report's
+ * rows are (most entries have one sample): the sort then splits its work
+ * inside that run. */
+static unsigned dominant_words;
+
 static void check_sort(u32 n, int words, int sym_word, int kinds_seed)
 {
 	u64 *rows = malloc(((size_t)n + 1) * words * sizeof(u64));
@@ -97,6 +103,8 @@ static void check_sort(u32 n, int words, int sym_word, int kinds_seed)
 
 				/* unresolved more often than any one symbol */
 				r[i] = k < NR_SYMS ? (uintptr_t)&syms[k] : 0;
+			} else if (dominant_words & (1u << i)) {
+				r[i] = next_random() % 10 ? 7 : next_random();
 			} else {
 				r[i] = word_value((kinds_seed >> (2 * i)) % 3);
 			}
@@ -143,6 +151,24 @@ static void test_rowsort_random(void **state)
 	}
 }
 
+/* Big tables whose first words mostly hold one value, with and without a
+ * symbol word after them (its named and unresolved rows both many): the
+ * two threads split the work inside the big runs. */
+static void test_rowsort_dominant(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NR_SYMS; k++)
+		syms[k] = (struct symbol){ .start = 0x1000 * k, .end = 0x1000 * k + 16,
+					   .name = names[k] };
+	dominant_words = 1;
+	check_sort(40000, 3, -1, (int)next_random());
+	dominant_words = 3;
+	check_sort(40000, 5, -1, (int)next_random());
+	check_sort(40000, 5, 2, (int)next_random());
+	check_sort(40000, 4, 2, 0);
+	dominant_words = 0;
+}
+
 /* One value everywhere but the last word: every radix digit but those of
  * the last word is skipped, and order comes from it alone. */
 static void test_rowsort_all_equal(void **state)
@@ -165,6 +191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rowsort_random),
+		cmocka_unit_test(test_rowsort_dominant),
 		cmocka_unit_test(test_rowsort_all_equal),
 	};
 
