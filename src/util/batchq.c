@@ -13,18 +13,20 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "batchq.h"
 #include "error.h"
 
 struct batchq {
-	pthread_t thread;
+	struct batchq_fill prod;	/* first: batchq_alloc() reads it; alone
+					   on its cache line */
+	_Alignas(64) pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more;		/* the consumer's: see the top */
 	pthread_cond_t room;		/* the producer's */
 	batchq_consume_fn *consume;
 	void *arg;
-	size_t batch_bytes;
 	unsigned nr_batches;
 	unsigned wake_at;		/* batches a sleeper waits for */
 	unsigned char *buf;		/* nr_batches * batch_bytes */
@@ -34,8 +36,6 @@ struct batchq {
 	int consumer_asleep, producer_asleep;
 	int flush;			/* batchq_sync(): every batch, now */
 	int stop;
-	size_t fill;			/* producer: bytes in batch "filled" */
-	unsigned char *cur;		/* producer: the buffer of batch "filled" */
 };
 
 static void *consumer(void *arg)
@@ -56,7 +56,7 @@ static void *consumer(void *arg)
 		}
 		n = q->consumed % q->nr_batches;
 		pthread_mutex_unlock(&q->lock);
-		q->consume(q->arg, q->buf + n * q->batch_bytes, q->len[n]);
+		q->consume(q->arg, q->buf + n * q->prod.batch_bytes, q->len[n]);
 		pthread_mutex_lock(&q->lock);
 		q->consumed++;
 		if (q->producer_asleep && (q->consumed == q->filled ||
@@ -71,15 +71,19 @@ static void *consumer(void *arg)
 struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
 			  batchq_consume_fn *consume, void *arg)
 {
-	struct batchq *q = xcalloc(1, sizeof(*q));
+	struct batchq *q = aligned_alloc(64, sizeof(*q));
+
+	if (!q)
+		die("out of memory allocating a batch queue");
+	memset(q, 0, sizeof(*q));
 
 	q->consume = consume;
 	q->arg = arg;
-	q->batch_bytes = batch_bytes & ~(size_t)7;
+	q->prod.batch_bytes = batch_bytes & ~(size_t)7;
 	q->nr_batches = nr_batches;
 	q->wake_at = nr_batches >= 4 ? nr_batches / 4 : 1;
-	q->buf = xmalloc(q->batch_bytes * nr_batches);
-	q->cur = q->buf;
+	q->buf = xmalloc(q->prod.batch_bytes * nr_batches);
+	q->prod.cur = q->buf;
 	q->len = xcalloc(nr_batches, sizeof(*q->len));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->more, NULL);
@@ -92,10 +96,10 @@ struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
 /* Hands the batch being filled to the consumer (if it has items). */
 static void hand_over(struct batchq *q)
 {
-	if (!q->fill)
+	if (!q->prod.fill)
 		return;
 	pthread_mutex_lock(&q->lock);
-	q->len[q->filled % q->nr_batches] = q->fill;
+	q->len[q->filled % q->nr_batches] = q->prod.fill;
 	q->filled++;
 	if (q->consumer_asleep && q->filled - q->consumed >= q->wake_at)
 		pthread_cond_signal(&q->more);
@@ -106,21 +110,19 @@ static void hand_over(struct batchq *q)
 		q->producer_asleep = 0;
 	}
 	pthread_mutex_unlock(&q->lock);
-	q->fill = 0;
-	q->cur = q->buf + (q->filled % q->nr_batches) * q->batch_bytes;
+	q->prod.fill = 0;
+	q->prod.cur = q->buf + (q->filled % q->nr_batches) * q->prod.batch_bytes;
 }
 
-void *batchq_alloc(struct batchq *q, size_t size)
+void *batchq_alloc_next(struct batchq *q, size_t size)
 {
 	void *p;
 
-	size = (size + 7) & ~(size_t)7;
-	if (size > q->batch_bytes)
+	if (size > q->prod.batch_bytes)
 		die("batch queue: item of %zu bytes too big", size);
-	if (q->fill + size > q->batch_bytes)
-		hand_over(q);
-	p = q->cur + q->fill;
-	q->fill += size;
+	hand_over(q);
+	p = q->prod.cur;
+	q->prod.fill = size;
 	return p;
 }
 
