@@ -446,9 +446,6 @@ static int load_symbols(struct dso_table *t, struct dso *dso, struct symsrc *sym
 	return nr;
 }
 
-/* perf 6.1's dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt /
- * .rel.plt entry, laid out from .plt's file offset after one header, each
- * inserted into the fixed-up tree as it is. */
 /* name + "@plt" in arena, cut to 1023 bytes as perf's snprintf() into a
  * 1024-byte buffer cuts it. */
 static const char *plt_name(struct arena *arena, const char *name)
@@ -462,6 +459,9 @@ static const char *plt_name(struct arena *arena, const char *name)
 	return out;
 }
 
+/* perf 6.1's dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt /
+ * .rel.plt entry, laid out from .plt's file offset after one header, each
+ * inserted into the fixed-up tree as it is. */
 static int synthesize_plt(struct dso_table *t, struct symsrc *ss, struct symtree *st)
 {
 	GElf_Shdr relshdr, pltshdr, strshdr;

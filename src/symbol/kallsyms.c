@@ -377,9 +377,8 @@ static int read_host_copy(char **text, size_t *len, atomic_int *cancel)
 {
 	char path[4200], head[1 << 16], *modules;
 	size_t cap = 1 << 20, head_len = 0;
-	int fd, ok;
-
 	struct stat st;
+	int fd, ok;
 
 	if (host_copy_path(path, sizeof(path)) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
