@@ -60,6 +60,24 @@ static int take_bytes(struct cursor *c, u64 n, const u8 **out)
 	return 0;
 }
 
+/* The fixed fields before READ at p, whose bytes are there: id, ip, pid,
+ * tid, time, addr, stream_id, cpu and period as st has them (inlined:
+ * once per sample).  Returns what follows them. */
+static inline __attribute__((always_inline)) const u8 *
+read_prefix(u64 st, const u8 *p, struct pd_sample *s)
+{
+	if (st & PD_SAMPLE_IDENTIFIER) { s->id = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_IP) { s->ip = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_TID) { s->pid = pd_get32(p); s->tid = pd_get32(p + 4); p += 8; }
+	if (st & PD_SAMPLE_TIME) { s->time = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_ADDR) { s->addr = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_ID) { s->id = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_STREAM_ID) { s->stream_id = pd_get64(p); p += 8; }
+	if (st & PD_SAMPLE_CPU) { s->cpu = pd_get32(p); s->cpu_res = pd_get32(p + 4); p += 8; }
+	if (st & PD_SAMPLE_PERIOD) { s->period = pd_get64(p); p += 8; }
+	return p;
+}
+
 int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 		    const struct pd_header *hdr, u64 offset, struct pd_sample *s)
 {
@@ -101,18 +119,7 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 
 	/* the fixed-size fields before READ: one bounds check for all */
 	if ((u64)(c.end - c.p) >= 8 * bit_count(st & PREFIX_FIELDS)) {
-		const u8 *p = c.p;
-
-		if (st & PD_SAMPLE_IDENTIFIER) { s->id = pd_get64(p); p += 8; }
-		if (st & PD_SAMPLE_IP) { s->ip = pd_get64(p); p += 8; }
-		if (st & PD_SAMPLE_TID) { s->pid = pd_get32(p); s->tid = pd_get32(p + 4); p += 8; }
-		if (st & PD_SAMPLE_TIME) { s->time = pd_get64(p); p += 8; }
-		if (st & PD_SAMPLE_ADDR) { s->addr = pd_get64(p); p += 8; }
-		if (st & PD_SAMPLE_ID) { s->id = pd_get64(p); p += 8; }
-		if (st & PD_SAMPLE_STREAM_ID) { s->stream_id = pd_get64(p); p += 8; }
-		if (st & PD_SAMPLE_CPU) { s->cpu = pd_get32(p); s->cpu_res = pd_get32(p + 4); p += 8; }
-		if (st & PD_SAMPLE_PERIOD) { s->period = pd_get64(p); p += 8; }
-		c.p = p;
+		c.p = read_prefix(st, c.p, s);
 	} else {
 		/* too short: find the first missing field for the message */
 		static const struct { u64 bit; const char *name; } prefix[] = {
@@ -304,15 +311,7 @@ int pd_parse_sample_head(const struct pd_file *f, const struct pd_evsel *evsel,
 	s->pid = s->tid = s->cpu = (u32)-1;
 	s->cpu_res = 0;
 	s->period = evsel->attr.sample_period;	/* the frequency in freq mode, as perf */
-	if (st & PD_SAMPLE_IDENTIFIER) { s->id = pd_get64(p); p += 8; }
-	if (st & PD_SAMPLE_IP) { s->ip = pd_get64(p); p += 8; }
-	if (st & PD_SAMPLE_TID) { s->pid = pd_get32(p); s->tid = pd_get32(p + 4); p += 8; }
-	if (st & PD_SAMPLE_TIME) { s->time = pd_get64(p); p += 8; }
-	if (st & PD_SAMPLE_ADDR) { s->addr = pd_get64(p); p += 8; }
-	if (st & PD_SAMPLE_ID) { s->id = pd_get64(p); p += 8; }
-	if (st & PD_SAMPLE_STREAM_ID) { s->stream_id = pd_get64(p); p += 8; }
-	if (st & PD_SAMPLE_CPU) { s->cpu = pd_get32(p); s->cpu_res = pd_get32(p + 4); p += 8; }
-	if (st & PD_SAMPLE_PERIOD) { s->period = pd_get64(p); p += 8; }
+	p = read_prefix(st, p, s);
 	s->callchain = NULL;
 	s->callchain_nr = 0;
 	s->callchain_addrs_from = 0;
