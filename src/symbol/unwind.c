@@ -295,7 +295,13 @@ static void take_register(struct unwind_table *u, Dwarf_Frame *fr, int reg, stru
 	if (dwarf_frame_register(fr, reg, mem, &ops, &nops))
 		return;
 	if (nops == 0) {
-		row->kind[reg] = ops ? RULE_UNDEF : RULE_SAME;
+		/* libdw also says "undefined" for a register no rule names,
+		   after its own x86_64 defaults, which leave %rbx out (so a
+		   CFA kept in %rbx, as glibc's _dl_runtime_resolve keeps it,
+		   was lost below a callee's prologue); libunwind, perf's
+		   unwinder, takes every such register as "same value", and
+		   only an undefined return address as the chain's end */
+		row->kind[reg] = ops && reg == REG_RIP ? RULE_UNDEF : RULE_SAME;
 		return;
 	}
 	if (ops[0].atom == DW_OP_regx && nops == 1 && ops[0].number < NR_REGS) {

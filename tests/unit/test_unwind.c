@@ -8,6 +8,8 @@
  * The same from inside a signal handler (raise()): the walk must step
  * through glibc's __restore_rt (an 'S' FDE whose rules are DWARF
  * expressions over the saved ucontext) back into the code that raised it.
+ * And through a trampoline whose CFA is in %rbx, from a callee that has
+ * not saved %rbx yet (glibc's lazy binding).
  *
  * The maps come from /proc/self/maps; the dsos are made in a dso_table as
  * the session makes them.
@@ -220,6 +222,93 @@ static void test_unwind_self(void **state)
 	arena_free(&arena);
 }
 
+/*
+ * A trampoline that keeps its CFA in %rbx over a realigned stack, as
+ * glibc's _dl_runtime_resolve_xsavec does, calling a function that takes
+ * its registers and stack at its first instructions, before its CFI says
+ * anything of %rbx.  %rbx there is the trampoline's (libunwind's "same
+ * value" for a register no rule names), so the walk goes on through the
+ * trampoline to its caller.
+ */
+void test_unwind_rbx_copy(u64 sp);
+void test_unwind_rbx_tramp(void);
+u64 test_unwind_rbx_regs[5];	/* bx, bp, sp, ip (perf order), the
+				   trampoline's return address */
+
+void test_unwind_rbx_copy(u64 sp)
+{
+	snap.size = stack_end - sp < STACK_COPY ? stack_end - sp : STACK_COPY;
+	memcpy(snap.stack, (const void *)(uintptr_t)sp, snap.size);
+}
+
+__asm__(".text\n"
+	"test_unwind_rbx_inner:\n"
+	"	.cfi_startproc\n"
+	"	mov %rbx, test_unwind_rbx_regs(%rip)\n"
+	"	mov %rbp, test_unwind_rbx_regs+8(%rip)\n"
+	"	mov %rsp, test_unwind_rbx_regs+16(%rip)\n"
+	"	lea 0(%rip), %rax\n"
+	"	mov %rax, test_unwind_rbx_regs+24(%rip)\n"
+	"	mov 8(%rbx), %rax\n"
+	"	mov %rax, test_unwind_rbx_regs+32(%rip)\n"
+	"	mov %rsp, %rdi\n"
+	"	sub $8, %rsp\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	call test_unwind_rbx_copy\n"
+	"	add $8, %rsp\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	".globl test_unwind_rbx_tramp\n"
+	"test_unwind_rbx_tramp:\n"
+	"	.cfi_startproc\n"
+	"	push %rbx\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	.cfi_rel_offset %rbx, 0\n"
+	"	mov %rsp, %rbx\n"
+	"	.cfi_def_cfa_register %rbx\n"
+	"	and $-64, %rsp\n"
+	"	call test_unwind_rbx_inner\n"
+	"test_unwind_rbx_back:\n"
+	"	mov %rbx, %rsp\n"
+	"	.cfi_def_cfa_register %rsp\n"
+	"	pop %rbx\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	.cfi_restore %rbx\n"
+	"	ret\n"
+	"	.cfi_endproc\n");
+
+static void test_unwind_rbx_cfa(void **state)
+{
+	struct arena arena;
+	struct dso_table t;
+	struct symbol_opts opts = { 0 };
+	u64 ips[16], back;
+	int n;
+
+	(void)state;
+	test_unwind_rbx_tramp();
+	__asm__("lea test_unwind_rbx_back(%%rip), %0" : "=r"(back));
+	arena_init(&arena, 0);
+	dso_table_init(&t, &arena, &opts);
+	read_maps(&t);
+	struct unwind_input in = {
+		.regs_mask = 1ull << 1 | 7ull << 6,
+		.regs = (const u8 *)test_unwind_rbx_regs,
+		.stack = snap.stack,
+		.stack_size = snap.size,
+	};
+
+	n = unwind_user(&t, &in, find_map, NULL, ips, 16);
+	assert_true(n >= 4);
+	assert_int_equal(ips[0], test_unwind_rbx_regs[3]);
+	assert_int_equal(ips[1], back - 1);
+	/* past the trampoline: its caller, here */
+	assert_int_equal(ips[2], test_unwind_rbx_regs[4] - 1);
+	dso_table_exit(&t);
+	arena_free(&arena);
+}
+
 int main(void)
 {
 	FILE *fp = fopen("/proc/self/maps", "r");
@@ -238,6 +327,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_self),
 		cmocka_unit_test(test_unwind_signal),
+		cmocka_unit_test(test_unwind_rbx_cfa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
