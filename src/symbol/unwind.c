@@ -296,11 +296,13 @@ static void take_register(struct unwind_table *u, Dwarf_Frame *fr, int reg, stru
 		return;
 	if (nops == 0) {
 		/* libdw also says "undefined" for a register no rule names,
-		   after its own x86_64 defaults, which leave %rbx out (so a
-		   CFA kept in %rbx, as glibc's _dl_runtime_resolve keeps it,
-		   was lost below a callee's prologue); libunwind, perf's
-		   unwinder, takes every such register as "same value", and
-		   only an undefined return address as the chain's end */
+		   after its own x86_64 defaults, which leave %rbx out: a CFA
+		   kept in %rbx (glibc's _dl_runtime_resolve) would be lost
+		   below a callee's prologue.  libunwind, perf's unwinder,
+		   takes every such register as "same value", and an
+		   undefined return address as the chain's end.  (An explicit
+		   undefined on another register, which compilers do not
+		   emit, reads as "same value" here too.) */
 		row->kind[reg] = ops && reg == REG_RIP ? RULE_UNDEF : RULE_SAME;
 		return;
 	}
