@@ -186,57 +186,68 @@ static int parse_line(char *line, u64 *addr, char *type, char **name)
 	return **name ? 0 : -1;
 }
 
-/* Appends what fd has left to *text (len bytes of cap, grown as needed);
- * stops early when *cancel is set. */
-static void read_rest(int fd, char **text, size_t *len, size_t *cap, atomic_int *cancel)
+/*
+ * The whole of path, NUL-terminated, its length in *len; NULL when it
+ * cannot be opened.  A regular file is read into room for all of it (and
+ * the read that sees its end); anything else (/proc) into a buffer that
+ * doubles.  Stops early when *cancel is set.
+ */
+static char *read_file(const char *path, size_t *len, atomic_int *cancel)
 {
+	size_t cap = 1 << 20;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *text;
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (u64)st.st_size < (1ULL << 32))
+		cap = (size_t)st.st_size + 1;
+	text = xmalloc(cap + 1);
+	*len = 0;
 	for (;;) {
 		ssize_t n;
 
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
 			break;
-		if (*len == *cap) {
-			*cap *= 2;
-			*text = xrealloc(*text, *cap + 1);
+		if (*len == cap) {
+			cap *= 2;
+			text = xrealloc(text, cap + 1);
 		}
-		n = read(fd, *text + *len, *cap - *len);
+		n = read(fd, text + *len, cap - *len);
 		if (n <= 0)
 			break;
 		*len += (size_t)n;
 	}
+	close(fd);
+	text[*len] = 0;
+	return text;
 }
 
-/* The whole of a small file (/proc/modules), NUL-terminated; NULL when it
- * cannot be opened. */
-static char *slurp(const char *path)
+/* The build-id cache's kallsyms of the kernel with build-id bid (n bytes):
+ * ~/.debug/[kernel.kallsyms]/<id>/kallsyms, in buf; -1 without HOME. */
+static int cache_kallsyms_path(char *buf, size_t size, const u8 *bid, int n)
 {
-	size_t len = 0, cap = 1 << 14;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *text;
+	const char *home = getenv("HOME");
+	int len;
 
-	if (fd < 0)
-		return NULL;
-	text = xmalloc(cap + 1);
-	read_rest(fd, &text, &len, &cap, NULL);
-	close(fd);
-	text[len] = 0;
-	return text;
+	if (!home)
+		return -1;
+	len = snprintf(buf, size, "%s/.debug/[kernel.kallsyms]/", home);
+	for (int i = 0; i < n && len + 3 < (int)size; i++)
+		len += snprintf(buf + len, size - len, "%02x", bid[i]);
+	snprintf(buf + len, size - len, "/kallsyms");
+	return 0;
 }
 
 /* perf's copy of the running kernel's kallsyms in its build-id cache. */
 static int host_copy_path(char *buf, size_t size)
 {
 	u8 host[DSO_BUILD_ID_MAX];
-	int n = host_kernel_build_id(host, sizeof(host)), len;
-	const char *home = getenv("HOME");
+	int n = host_kernel_build_id(host, sizeof(host));
 
-	if (!n || !home)
-		return -1;
-	len = snprintf(buf, size, "%s/.debug/[kernel.kallsyms]/", home);
-	for (int i = 0; i < n && len + 3 < (int)size; i++)
-		len += snprintf(buf + len, size - len, "%02x", host[i]);
-	snprintf(buf + len, size - len, "/kallsyms");
-	return 0;
+	return n ? cache_kallsyms_path(buf, size, host, n) : -1;
 }
 
 /* A module of /proc/modules, and what the copy says of it. */
@@ -376,20 +387,11 @@ out:
 static int read_host_copy(char **text, size_t *len, atomic_int *cancel)
 {
 	char path[4200], head[1 << 16], *modules;
-	size_t cap = 1 << 20, head_len = 0;
-	struct stat st;
+	size_t head_len = 0, modules_len;
 	int fd, ok;
 
-	if (host_copy_path(path, sizeof(path)) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (host_copy_path(path, sizeof(path)) || !(*text = read_file(path, len, cancel)))
 		return -1;
-	/* a regular file: room for all of it and the read that sees its end */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (u64)st.st_size < (1ULL << 32))
-		cap = (size_t)st.st_size + 1;
-	*len = 0;
-	*text = xmalloc(cap + 1);
-	read_rest(fd, text, len, &cap, cancel);
-	close(fd);
-	(*text)[*len] = 0;
 	/* /proc/kallsyms up to its first text symbol: a read or a few */
 	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -404,7 +406,7 @@ static int read_host_copy(char **text, size_t *len, atomic_int *cancel)
 		}
 		close(fd);
 	}
-	modules = slurp("/proc/modules");
+	modules = read_file("/proc/modules", &modules_len, NULL);
 	if (!modules && errno != ENOENT) {
 		ok = 0;
 	} else {
@@ -426,20 +428,13 @@ static int read_host_copy(char **text, size_t *len, atomic_int *cancel)
  * Returns 0, or -1 when the file cannot be read. */
 static int ksym_file_read(const char *path, struct ksym_file *f, atomic_int *cancel)
 {
-	size_t len = 0, cap = 1 << 20, alloc = 0;
+	size_t len = 0, alloc = 0;
 	char *p, *end;
 
 	memset(f, 0, sizeof(*f));
-	if (strcmp(path, "/proc/kallsyms") || read_host_copy(&f->text, &len, cancel)) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			return -1;
-		f->text = xmalloc(cap + 1);
-		read_rest(fd, &f->text, &len, &cap, cancel);
-		close(fd);
-	}
-	f->text[len] = 0;
+	if ((strcmp(path, "/proc/kallsyms") || read_host_copy(&f->text, &len, cancel)) &&
+	    !(f->text = read_file(path, &len, cancel)))
+		return -1;
 	for (p = f->text, end = f->text + len; p < end; ) {
 		char *nl = memchr(p, '\n', (size_t)(end - p)), *name;
 		struct ksym_line *l;
@@ -510,7 +505,6 @@ static const char *kallsyms_path(struct dso_table *t, const struct dso *kernel, 
 {
 	u8 host[DSO_BUILD_ID_MAX];
 	int n;
-	const char *home;
 
 	if (t->opts.no_kallsyms || (t->opts.symfs && t->opts.symfs[0]))
 		return NULL;
@@ -519,14 +513,7 @@ static const char *kallsyms_path(struct dso_table *t, const struct dso *kernel, 
 	n = host_kernel_build_id(host, sizeof(host));
 	if (n == kernel->build_id_size && !memcmp(host, kernel->build_id, n))
 		return "/proc/kallsyms";
-	home = getenv("HOME");
-	if (!home)
-		return NULL;
-	n = snprintf(buf, size, "%s/.debug/[kernel.kallsyms]/", home);
-	for (int i = 0; i < kernel->build_id_size && n + 3 < (int)size; i++)
-		n += snprintf(buf + n, size - n, "%02x", kernel->build_id[i]);
-	snprintf(buf + n, size - n, "/kallsyms");
-	return buf;
+	return cache_kallsyms_path(buf, size, kernel->build_id, kernel->build_id_size) ? NULL : buf;
 }
 
 void kallsyms_prefetch(struct dso_table *t, struct dso *kernel)
