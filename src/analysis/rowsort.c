@@ -30,7 +30,6 @@ struct key_pair {
 struct row_sort {
 	const u64 *rows;
 	int words, sym_word;
-	int parallel;		/* a big sort shares its work with a second thread */
 	u32 *perm;		/* row numbers in the order found so far */
 	struct key_pair *pairs, *spare;	/* a radix sort's pairs and its
 					   room, one per row */
@@ -251,7 +250,7 @@ static void sort_run(struct row_sort *s, u32 lo, u32 hi, int w, int split)
 
 u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word, int threads)
 {
-	struct row_sort s = { rows, words, sym_word, threads > 1, NULL, NULL, NULL };
+	struct row_sort s = { rows, words, sym_word, NULL, NULL, NULL };
 
 	s.perm = xmalloc((n ? n : 1) * sizeof(*s.perm));
 	for (u32 i = 0; i < n; i++)
@@ -260,7 +259,7 @@ u32 *rows_order(const u64 *rows, u32 n, int words, int sym_word, int threads)
 		s.pairs = xmalloc(n * sizeof(*s.pairs));
 		s.spare = xmalloc(n * sizeof(*s.spare));
 	}
-	sort_run(&s, 0, n, 0, s.parallel);
+	sort_run(&s, 0, n, 0, threads > 1);
 	free(s.pairs);
 	free(s.spare);
 	return s.perm;
