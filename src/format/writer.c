@@ -582,64 +582,86 @@ static void add_numa_topology(struct pw_file *w)
 /* One CPU cache as sysfs describes it. */
 struct cache {
 	u32 level, line_size, sets, ways;
-	char type[32], size[32], cpus[256];
+	char type[32], size[32], cpus[4096];
 };
 
-/* Reads cache index idx of cpu; returns 0, or -1 when there is none. */
+#define CACHE_INDEXES	4	/* index0..3 of a CPU: as many as perf 6.1 reads */
+
+/*
+ * Reads cache index idx of cpu as perf 6.1 does: 0; 1 when the index
+ * directory does not exist (the CPU has no more caches, or sysfs shows
+ * none); -1 when the directory is there but a field cannot be read.
+ */
 static int read_cache(struct cache *c, u32 cpu, u32 idx)
 {
 	static const char dir[] = "/sys/devices/system/cpu/cpu%u/cache/index%u/%s";
-	char line[64];
+	char path[128], line[64];
 
 	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cache/index%u", cpu, idx);
+	if (access(path, F_OK))
+		return 1;
 	if (!sysfs_line(line, sizeof(line), dir, cpu, idx, "level"))
 		return -1;
 	c->level = (u32)strtoul(line, NULL, 10);
-	if (sysfs_line(line, sizeof(line), dir, cpu, idx, "coherency_line_size"))
-		c->line_size = (u32)strtoul(line, NULL, 10);
-	if (sysfs_line(line, sizeof(line), dir, cpu, idx, "number_of_sets"))
-		c->sets = (u32)strtoul(line, NULL, 10);
-	if (sysfs_line(line, sizeof(line), dir, cpu, idx, "ways_of_associativity"))
-		c->ways = (u32)strtoul(line, NULL, 10);
-	sysfs_line(c->type, sizeof(c->type), dir, cpu, idx, "type");
-	sysfs_line(c->size, sizeof(c->size), dir, cpu, idx, "size");
-	sysfs_line(c->cpus, sizeof(c->cpus), dir, cpu, idx, "shared_cpu_list");
+	if (!sysfs_line(line, sizeof(line), dir, cpu, idx, "coherency_line_size"))
+		return -1;
+	c->line_size = (u32)strtoul(line, NULL, 10);
+	if (!sysfs_line(line, sizeof(line), dir, cpu, idx, "number_of_sets"))
+		return -1;
+	c->sets = (u32)strtoul(line, NULL, 10);
+	if (!sysfs_line(line, sizeof(line), dir, cpu, idx, "ways_of_associativity"))
+		return -1;
+	c->ways = (u32)strtoul(line, NULL, 10);
+	if (!sysfs_line(c->type, sizeof(c->type), dir, cpu, idx, "type") ||
+	    !sysfs_line(c->size, sizeof(c->size), dir, cpu, idx, "size") ||
+	    !sysfs_line(c->cpus, sizeof(c->cpus), dir, cpu, idx, "shared_cpu_list"))
+		return -1;
 	return 0;
 }
 
 /*
  * CACHE: u32 version 1, u32 nr, then per distinct cache {u32 level,
  * line_size, sets, ways, pstr type, size, shared cpu list}, gathered CPU
- * by CPU and index by index, then ordered by level (stable), as perf does.
+ * by CPU and index by index, then ordered by level (stable), as perf 6.1
+ * writes it: a machine whose sysfs shows no caches gets nr 0 (perf says
+ * "CPU cache info:" and nothing under it); a cache whose fields cannot be
+ * read leaves the feature out (perf then counts it missing).
  */
 static void add_caches(struct pw_file *w, u32 nr_cpus)
 {
-	struct cache *caches = NULL, c;
+	struct cache *caches = NULL, *c = xmalloc(sizeof(*c));
 	struct pbuf b = { 0 };
 	u32 nr = 0;
+	int err = 0;
 
-	for (u32 cpu = 0; cpu < nr_cpus; cpu++) {
-		for (u32 idx = 0; idx < 16 && !read_cache(&c, cpu, idx); idx++) {
+	for (u32 cpu = 0; cpu < nr_cpus && !err; cpu++) {
+		for (u32 idx = 0; idx < CACHE_INDEXES; idx++) {
 			u32 i;
 
+			err = read_cache(c, cpu, idx);
+			if (err)
+				break;
 			for (i = 0; i < nr; i++)
-				if (!memcmp(&caches[i], &c, sizeof(c)))
+				if (!memcmp(&caches[i], c, sizeof(*c)))
 					break;
 			if (i < nr)
 				continue;
 			caches = xrealloc(caches, (nr + 1) * sizeof(*caches));
-			caches[nr++] = c;
+			caches[nr++] = *c;
 		}
+		if (err > 0)
+			err = 0;	/* this CPU has no more caches */
 	}
 	for (u32 i = 1; i < nr; i++) {	/* insertion sort: stable */
 		u32 j = i;
 
-		c = caches[i];
-		for (; j > 0 && caches[j - 1].level > c.level; j--)
+		*c = caches[i];
+		for (; j > 0 && caches[j - 1].level > c->level; j--)
 			caches[j] = caches[j - 1];
-		caches[j] = c;
+		caches[j] = *c;
 	}
-	if (nr) {
+	if (!err) {
 		pb_u32(&b, 1);
 		pb_u32(&b, nr);
 		for (u32 i = 0; i < nr; i++) {
@@ -655,6 +677,7 @@ static void add_caches(struct pw_file *w, u32 nr_cpus)
 	}
 	free(b.p);
 	free(caches);
+	free(c);
 }
 
 /* Appends node's memory-block bitmap {u64 node, u64 nbits, u64 nbits,

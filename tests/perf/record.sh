@@ -17,7 +17,8 @@
 # syntax error" (tests/perf/events.sh compares it) and status 129; an existing output file becomes FILE.old; -q prints nothing;
 # the summary line has perf's form; SIGTERM leaves a finished file; the
 # BUILD_ID feature lists the sampled DSOs with their true build-ids; the
-# machine features (topology, NUMA, PMUs, ...) read as those perf writes;
+# machine features (topology, NUMA, PMUs, ...) read as those perf writes,
+# and CACHE does with the caches of sysfs hidden, made up or broken;
 # an ordinary user gets user-only sampling with one warning, and :k a
 # clear error; a full disk ends with one error and a file perf reads.
 
@@ -209,6 +210,97 @@ if [ -s "$TMP/perf-true.data" ] && [ "$(machine "$TMP/perf-true.data")" = "$(mac
 else
 	not_ok "machine features as perf writes them" \
 		"$(diff <(machine "$TMP/perf-true.data") <(machine "$TMP/prof-true.data"))"
+fi
+
+# CACHE as perf writes it whatever sysfs shows of the caches: in a private
+# mount namespace each /sys/devices/system/cpu/cpuN is a tmpfs holding
+# binds of the real entries but cache/, which is left out ("hidden": perf
+# writes an empty CACHE), made up ("present": index0..4 out of level order
+# and a shared L3; perf reads index0..3 only and orders by level), or made
+# up with a field missing ("broken": perf leaves CACHE out).  perf record
+# and prof record both run in it and their headers are compared.
+cat >"$TMP/fakecpus.sh" <<'EOF_FAKE'
+#!/bin/bash
+# fakecpus.sh MODE DIR CMD...: runs CMD with each cpuN's cache/ as MODE
+# says; DIR is scratch space.  Must run in a private mount namespace.
+mode=$1 scratch=$2
+shift 2
+set -e
+all=$(cat /sys/devices/system/cpu/online)
+# cache DIR LEVEL TYPE SIZE SETS WAYS CPUS
+cache()
+{
+	mkdir -p "$1"
+	echo "$2" >"$1/level"
+	echo "$3" >"$1/type"
+	echo "$4" >"$1/size"
+	echo "$5" >"$1/number_of_sets"
+	echo "$6" >"$1/ways_of_associativity"
+	echo 64 >"$1/coherency_line_size"
+	echo "$7" >"$1/shared_cpu_list"
+}
+for cpu in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${cpu##*/cpu}
+	real=$scratch/cpu$n
+	mkdir -p "$real"
+	mount --bind "$cpu" "$real"
+	mount -t tmpfs -o size=1m,mode=755 tmpfs "$cpu"
+	for e in "$real"/*; do
+		name=${e##*/}
+		if [ "$name" = cache ]; then
+			continue
+		elif [ -L "$e" ]; then
+			ln -s "$(readlink "$e")" "$cpu/$name"
+		elif [ -d "$e" ]; then
+			mkdir "$cpu/$name"
+			mount --bind "$e" "$cpu/$name"
+		else
+			touch "$cpu/$name"
+			mount --bind "$e" "$cpu/$name"
+		fi
+	done
+	[ "$mode" = hidden ] && continue
+	cache "$cpu/cache/index0" 2 Unified 1024K 2048 8 "$n"
+	cache "$cpu/cache/index1" 1 Data 48K 64 12 "$n"
+	cache "$cpu/cache/index2" 1 Instruction 32K 64 8 "$n"
+	cache "$cpu/cache/index3" 3 Unified 16384K 16384 16 "$all"
+	cache "$cpu/cache/index4" 4 Unified 65536K 65536 16 "$all"
+	[ "$mode" = broken ] && rm "$cpu/cache/index2/shared_cpu_list"
+done
+set +e
+exec "$@"
+EOF_FAKE
+chmod +x "$TMP/fakecpus.sh"
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null ||
+	! unshare -m true 2>/dev/null; then
+	for mode in hidden present broken; do
+		skip "CACHE with the caches $mode: as perf writes it" "needs root and unshare -m"
+	done
+else
+	for mode in hidden present broken; do
+		mkdir "$TMP/cpus-$mode"
+		unshare -m "$TMP/fakecpus.sh" "$mode" "$TMP/cpus-$mode" sh -c "
+			perf record -q -o '$TMP/perf-$mode.data' -- true 2>/dev/null
+			'$PROF' record -q -o '$TMP/prof-$mode.data' -- true" 2>"$TMP/err"
+		rc=$?
+		perf_hdr=$(machine "$TMP/perf-$mode.data")
+		prof_hdr=$(machine "$TMP/prof-$mode.data")
+		# what perf wrote shows the fake sysfs took effect
+		case $mode in
+		hidden) want='^# CPU cache info:$' not='^# +L[0-9]' ;;
+		present) want='^# +L3 Unified +16384K \[' not='^# +L4' ;;
+		broken) want='^# missing features:.* CACHE ' not='^# CPU cache info' ;;
+		esac
+		if [ $rc -ne 0 ] || ! grep -Eq "$want" <<<"$perf_hdr" || grep -Eq "$not" <<<"$perf_hdr"; then
+			not_ok "CACHE with the caches $mode: as perf writes it" "status $rc" \
+				"perf's header is not what the fake sysfs should give" "$perf_hdr" "$(cat "$TMP/err")"
+		elif [ "$perf_hdr" = "$prof_hdr" ]; then
+			ok "CACHE with the caches $mode: as perf writes it"
+		else
+			not_ok "CACHE with the caches $mode: as perf writes it" \
+				"$(diff <(echo "$perf_hdr") <(echo "$prof_hdr"))"
+		fi
+	done
 fi
 
 # an ordinary user at perf_event_paranoid >= 2: user-only sampling with one
