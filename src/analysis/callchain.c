@@ -717,18 +717,32 @@ static int by_dso(const void *a, const void *b)
  * resolved item compares by its symbol's start against another resolved
  * one, but by its address against an unresolved one of the same DSO: when
  * a DSO has both kinds among the siblings (and its processes map it at
- * different addresses), comparisons may contradict each other.
+ * different addresses), comparisons may contradict each other.  So may
+ * an inlined entry beside others: it compares by name with any resolved
+ * sibling, while those compare by DSO and start among themselves
+ * (inlined "elf_get_dynamic_info" > libc's "__lll_elision_init" > ld.so's
+ * "init_tls" > "elf_get_dynamic_info").
  */
 static int siblings_unordered(const struct callchain_forest *f, const u32 *v, u32 n)
 {
 	const struct cc_item **items;
+	u32 inlined = 0, resolved = 0;
 	int mixed = 0;
 
 	if (f->key != CC_KEY_FUNCTION)
 		return 0;
 	items = xmalloc(n * sizeof(*items));
-	for (u32 i = 0; i < n; i++)
+	for (u32 i = 0; i < n; i++) {
 		items[i] = &f->items[f->nodes[v[i]].item];
+		if (items[i]->sym) {
+			resolved++;
+			inlined += symbol_inlined(items[i]->sym) != 0;
+		}
+	}
+	if (inlined && resolved > inlined) {
+		free(items);
+		return 1;
+	}
 	qsort(items, n, sizeof(*items), by_dso);
 	for (u32 i = 1; i < n && !mixed; i++)
 		mixed = items[i]->dso && items[i]->dso == items[i - 1]->dso &&
