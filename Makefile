@@ -4,7 +4,7 @@
 #   make test       install missing build/test packages, then run every test
 #   make asan       build ./prof-asan with AddressSanitizer + UBSan
 #   make fuzz       build the libFuzzer targets (clang) into fuzz/
-#   make demo       install missing packages, build, record and read a demo
+#   make demo       install missing build packages, build, tour prof on a demo workload
 #   make install    install prof (PREFIX, DESTDIR)
 #   make bench      run the benchmarks in bench/ (slow; not part of test)
 
@@ -83,7 +83,9 @@ test: deps
 	@$(MAKE) --no-print-directory prof unit
 	@tests/run-all
 
-demo: deps
+# The demo needs only the packages that build prof (no perf, clang or browser).
+demo:
+	@scripts/install-deps --demo
 	@$(MAKE) --no-print-directory prof
 	@scripts/demo
 
