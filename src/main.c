@@ -3,7 +3,9 @@
  */
 #include "cmd/cmds.h"
 #include "util/error.h"
+#include "util/outcheck.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +34,17 @@ static void print_help(FILE *f)
 	fprintf(f, "\n See 'prof <command> -h' for the options of a command.\n\n");
 }
 
-int main(int argc, char **argv)
+/* The exit status of a run that returned status: 1 when status is 0 but
+ * standard output lost some of what was written to it. */
+static int finish(int status)
+{
+	if (stdout_finish() && !status)
+		status = 1;
+	return status;
+}
+
+/* Runs argv[1]'s command (or the help) and returns its status. */
+static int run(int argc, char **argv)
 {
 	static char prefix[64];
 	const char *name;
@@ -76,4 +88,13 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "prof: '%s' is not a prof command. See 'prof --help'.\n", name);
 	return 129;
+}
+
+int main(int argc, char **argv)
+{
+	/* a reader that goes away ends prof at its next write, even when
+	   the parent left SIGPIPE ignored (as git does) */
+	signal(SIGPIPE, SIG_DFL);
+	stdout_watch();
+	return finish(run(argc, argv));
 }

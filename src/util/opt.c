@@ -1,5 +1,6 @@
 #include "opt.h"
 #include "error.h"
+#include "outcheck.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -191,7 +192,7 @@ int opt_parse(int argc, char **argv, const struct opt *opts,
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			opt_usage(usage, opts, 0);
-			exit(0);
+			exit(stdout_finish());
 		}
 		if (a[1] == '-') {
 			const char *name = a + 2;

@@ -6,9 +6,9 @@
  * attached or separate (-ifile, -i file); long options take "--name=value"
  * or "--name value", may be abbreviated to any unique prefix, and boolean
  * ones accept "--no-name".  "--" ends the options.  -h and --help print the
- * usage generated from the table to stdout and exit 0; an unknown option or
- * a bad value prints the error and the usage to stderr and exits 129, as git
- * and perf do.
+ * usage generated from the table to stdout and exit 0 (1 when writing it
+ * failed); an unknown option or a bad value prints the error and the usage
+ * to stderr and exits 129, as git and perf do.
  */
 #ifndef PROF_UTIL_OPT_H
 #define PROF_UTIL_OPT_H

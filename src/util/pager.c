@@ -2,12 +2,17 @@
  * pager.c - pager_start(): a pager on standard output, as perf runs one.
  *
  * Invariant: at most one pager per process; the exit handler that waits
- * for it is registered once, when it starts.
+ * for it is registered once, when it starts.  prof never exits before its
+ * pager (the shell would take the terminal back from it): at exit, and on
+ * a signal that ends prof, standard output is closed and the pager waited
+ * for first.
  */
 #include "pager.h"
+#include "outcheck.h"
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -18,11 +23,21 @@ static pid_t pager_pid;
 /* Waits for the pager after the last output. */
 static void pager_wait(void)
 {
-	fflush(stdout);
-	fclose(stdout);
-	close(1);
+	stdout_finish();
+	close(STDOUT_FILENO);
 	if (pager_pid > 0)
 		waitpid(pager_pid, NULL, 0);
+}
+
+/* SIGPIPE (the pager quit early), SIGINT, SIGHUP and SIGTERM end prof
+ * once the pager has ended, by the signal that came. */
+static void pager_signal(int sig)
+{
+	close(STDOUT_FILENO);
+	if (pager_pid > 0)
+		waitpid(pager_pid, NULL, 0);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 void pager_start(void)
@@ -59,6 +74,12 @@ void pager_start(void)
 	dup2(fds[1], 1);
 	close(fds[0]);
 	close(fds[1]);
-	signal(SIGPIPE, SIG_IGN);
+	/* the terminal's line buffering, unless the command chose its own */
+	if (__flbf(stdout))
+		setvbuf(stdout, NULL, _IOFBF, BUFSIZ);
+	signal(SIGPIPE, pager_signal);
+	signal(SIGINT, pager_signal);
+	signal(SIGHUP, pager_signal);
+	signal(SIGTERM, pager_signal);
 	atexit(pager_wait);
 }

@@ -8,9 +8,11 @@
 
 /*
  * Starts the pager when standard output is a terminal and makes it
- * standard output; at exit, standard output is closed and the pager
- * waited for.  Call before the first output.  Failures leave standard
- * output as it was.
+ * standard output; at exit, standard output is checked and closed
+ * (stdout_finish()) and the pager waited for.  When the pager quits before
+ * the end (SIGPIPE), or on SIGINT, SIGHUP or SIGTERM, prof waits for the
+ * pager and then ends by that signal, quietly.  Call before the first
+ * output.  Failures leave standard output as it was.
  */
 void pager_start(void);
 
