@@ -45,6 +45,7 @@
 #include "../util/error.h"
 #include "../util/hash.h"
 #include "../util/opt.h"
+#include "../util/outcheck.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -721,7 +722,8 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	return ret;
 }
 
-/* Writes the result to -o (or its default). */
+/* Writes the result to -o (or its default).  A failed write to standard
+ * output is left for main()'s stdout_finish() to report. */
 static int write_output(struct flame_ctx *ctx, const char *subtitle, double min_width)
 {
 	const char *out_path = ctx->output;
@@ -731,7 +733,7 @@ static int write_output(struct flame_ctx *ctx, const char *subtitle, double min_
 	if (!out_path)
 		out_path = ctx->folded ? "-" : ctx->diff ? "diff.svg" : "flame.svg";
 	if (strcmp(out_path, "-")) {
-		out = fopen(out_path, "w");
+		out = output_open(out_path, "w");
 		if (!out)
 			return error("cannot write %s: %m", out_path);
 	}
@@ -752,13 +754,9 @@ static int write_output(struct flame_ctx *ctx, const char *subtitle, double min_
 				  ctx->icicle ? "Icicle Graph" : "Flame Graph";
 		ret = flame_write_svg(out, &ctx->fl, &o);
 	}
-	if (fflush(out) || ferror(out))
-		ret = -1;
-	if (out != stdout && fclose(out))
-		ret = -1;
-	if (ret)
-		return error("cannot write %s: %m", out_path);
-	return 0;
+	if (out != stdout)
+		return output_close(out, out_path);
+	return ret;
 }
 
 /* --per-comm undoes --merged (and --no-per-comm is --merged): the last

@@ -23,6 +23,7 @@
 #include "../symbol/symbol.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/outcheck.h"
 #include "../util/sysctl.h"
 #include "../util/pager.h"
 #include "../util/timerange.h"
@@ -944,11 +945,8 @@ int cmd_script(int argc, char **argv)
 		ret = pd_process(&f, &ops, &ctx);
 	/* what was printed before an error stays printed, as with perf; a
 	   reader that went away (the pager quit) ends the run quietly */
-	if (script_out_flush(&ctx.out)) {
-		if (ctx.out.saved_errno != EPIPE)
-			error("cannot write the output: %s", strerror(ctx.out.saved_errno));
-		ret = -1;
-	}
+	if (script_out_flush(&ctx.out))
+		ret = output_error(NULL, ctx.out.saved_errno);
 	script_release(&ctx);
 	pd_close(&f);
 	if (ret > 0 || ctx.exit_status)

@@ -1986,7 +1986,7 @@ int dump_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 	} else {
 		print_user_record(st, ev, &r);
 	}
-	return o->failed ? error("writing the dump failed") : 0;
+	return o->failed ? -1 : 0;
 }
 
 void dump_begin(struct dump_ctx *ctx, struct pd_file *f)
@@ -2073,5 +2073,5 @@ int dump_end(struct dump_ctx *ctx, struct pd_file *f, int ok)
 	arena_free(&st->arena);
 	free(st);
 	ctx->state = NULL;
-	return failed ? error("writing the dump failed") : 0;
+	return failed ? -1 : 0;
 }

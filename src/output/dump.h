@@ -32,12 +32,14 @@ struct dump_ctx {
  * and map model that the " ... thread:" and "...... dso:" lines need. */
 void dump_begin(struct dump_ctx *ctx, struct pd_file *f);
 
-/* Prints one record; a pd_ops.record-shaped function (ctx is a dump_ctx). */
+/* Prints one record; a pd_ops.record-shaped function (ctx is a dump_ctx).
+ * Returns -1 once a write failed, which stops pd_process(). */
 int dump_record(void *ctx, struct pd_file *f, const struct pd_event *ev);
 
 /* Prints the trailing stats when ok is non-zero (pd_process() returned 0),
  * flushes the output and frees the model.  Returns 0, or -1 when writing
- * failed. */
+ * failed: out's error flag is set, and whoever closes out says why (for
+ * standard output, main()'s stdout_finish()). */
 int dump_end(struct dump_ctx *ctx, struct pd_file *f, int ok);
 
 #endif
