@@ -29,6 +29,7 @@
 #include "../util/child.h"
 #include "../util/error.h"
 #include "../util/opt.h"
+#include "../util/outcheck.h"
 #include "../util/sysctl.h"
 
 #include <dirent.h>
@@ -553,14 +554,17 @@ static FILE *open_output(struct stat_ctx *s)
 
 	if (!s->output_name)
 		return stderr;
-	f = fopen(s->output_name, s->append ? "ae" : "we");
+	f = output_open(s->output_name, s->append ? "a" : "w");
 	if (!f)
 		die("cannot open %s: %s", s->output_name, strerror(errno));
 	fprintf(f, "# started on %s\n", ctime(&now));
 	return f;
 }
 
-static void release(struct stat_ctx *s)
+/* Frees what s holds and closes the report's output.  Returns 0, or -1
+ * when some of the report was not written (after saying so, when it can:
+ * the lost report on stderr cannot be followed by a message there). */
+static int release(struct stat_ctx *s)
 {
 	for (int i = 0; i < s->nr_counters; i++) {
 		free(s->counters[i].fds);
@@ -572,7 +576,19 @@ static void release(struct stat_ctx *s)
 	free(s->tids);
 	free(s->times);
 	if (s->out && s->out != stderr)
-		fclose(s->out);
+		return output_close(s->out, s->output_name);
+	if (s->out && (fflush(stderr) || ferror(stderr)))
+		return output_error("standard error", 0);
+	return 0;
+}
+
+/* The exit status of a run that ends with status: 1 instead of 0 when the
+ * report was lost. */
+static int finish(struct stat_ctx *s, int status)
+{
+	if (release(s) && !status)
+		status = 1;
+	return status;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -675,11 +691,8 @@ int cmd_stat(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	s->out = open_output(s);
 
-	if (s->compare) {
-		status = stat_compare(s);
-		release(s);
-		return status;
-	}
+	if (s->compare)
+		return finish(s, stat_compare(s));
 	for (int r = 0; r < s->repeat; r++) {
 		status = stat_run_once(s, s->argv);
 		if (status == 255 && s->runs_done == r) {	/* it did not run */
@@ -691,8 +704,7 @@ int cmd_stat(int argc, char **argv)
 		if (status && s->repeat > 1) {
 			error("run %d of %d: '%s' exited with status %d: stopping", r + 1,
 			      s->repeat, s->argv[0], status);
-			release(s);
-			return status;
+			return finish(s, status);
 		}
 	}
 	use_means(s);
@@ -706,6 +718,5 @@ int cmd_stat(int argc, char **argv)
 		if (ret && !status)
 			status = ret;
 	}
-	release(s);
-	return status;
+	return finish(s, status);
 }
