@@ -435,8 +435,11 @@ static int wait_run(struct stat_ctx *s, pid_t child, double t0, const sigset_t *
 			double left = next - now_ns();
 
 			if (left <= 0) {
+				/* the next interval starts when this one is
+				   printed, as perf's poll timeout does: a late
+				   wake-up never makes an empty catch-up interval */
 				print_interval(s, t0);
-				next += (double)s->interval_ms * 1e6;
+				next = now_ns() + (double)s->interval_ms * 1e6;
 				continue;
 			}
 			ts.tv_sec = (time_t)(left / 1e9);

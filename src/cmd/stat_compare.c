@@ -92,6 +92,19 @@ static void counter_row_name(const struct stat_counter *sc, char *buf, size_t si
 		snprintf(buf, size, "%s", sc->ev.name);
 }
 
+/* The row of counter sc, added after the others when it has none yet: a
+ * counter's name can change at its first run (an ordinary user's
+ * "task-clock" becomes "task-clock:u"). */
+static struct metric_row *counter_row(struct comparison *c, const struct stat_counter *sc)
+{
+	char name[128];
+	struct metric_row *r;
+
+	counter_row_name(sc, name, sizeof(name));
+	r = find_row(c, name);
+	return r ? r : add_row(c, name, sc->scale != 1);	/* the clocks are times */
+}
+
 /* Adds run index run of s (made by command cmd) to the rows. */
 static void take_run(struct comparison *c, struct stat_ctx *s, int run, int cmd)
 {
@@ -99,30 +112,24 @@ static void take_run(struct comparison *c, struct stat_ctx *s, int run, int cmd)
 	double tv[4] = { t->elapsed, t->user, t->sys, t->max_rss_kb };
 
 	for (int k = 0; k < 4; k++)
-		push(find_row(c, time_rows[k]), cmd, tv[k]);
+		push(&c->rows[k], cmd, tv[k]);
 	for (int i = 0; i < s->nr_counters; i++) {
 		struct stat_counter *sc = &s->counters[i];
-		char name[128];
 
 		if (!sc->supported || !sc->runs)
 			continue;
-		counter_row_name(sc, name, sizeof(name));
-		push(find_row(c, name), cmd, sc->runs[run] * sc->scale);
+		push(counter_row(c, sc), cmd, sc->runs[run] * sc->scale);
 	}
 }
 
+/* The time rows (rows 0-3, in time_rows' order), then a row per counter
+ * under its name as it is now. */
 static void setup_rows(struct comparison *c, struct stat_ctx *s)
 {
 	for (int k = 0; k < 4; k++)
 		add_row(c, time_rows[k], k < 3);
-	for (int i = 0; i < s->nr_counters; i++) {
-		char name[128];
-		const struct stat_counter *sc = &s->counters[i];
-
-		counter_row_name(sc, name, sizeof(name));
-		if (!find_row(c, name))
-			add_row(c, name, sc->scale != 1);	/* the clocks are times */
-	}
+	for (int i = 0; i < s->nr_counters; i++)
+		counter_row(c, &s->counters[i]);
 }
 
 static double mean_of(const double *v, size_t n)

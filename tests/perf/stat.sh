@@ -12,9 +12,11 @@
 # Covered: the default events, -e lists with modifiers and a tracepoint,
 # -r, --null, -a, -C, -x, -j, -I, and an ordinary user's fallback to
 # user-space counting (names "...:u").  Then the numbers against independent
-# measures: a busy loop's task-clock against its elapsed time and perf's
-# "CPUs utilized"; the page faults of a program touching N pages; a sleep's
-# elapsed time; user time of the busy loop.  Exit status (the command's,
+# measures, none of which depends on the machine's speed or load: a busy
+# loop of a fixed CPU time, its task-clock against that time and its
+# elapsed time, perf's "CPUs utilized"; the page faults of a program
+# touching N pages; a sleep's elapsed time against the wall time around
+# prof stat; user time of the busy loop.  Exit status (the command's,
 # 255 for a missing command, 129 for bad options and events), -o, --pre and
 # --post, -r statistics lines, and --compare/--baseline verdicts on
 # commands that are and are not different.
@@ -33,11 +35,11 @@ int main(int argc, char **argv)
 	double d = argc > 1 ? atof(argv[1]) : 0.1;
 	volatile unsigned long x = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	for (;;) {
 		for (int i = 0; i < 100000; i++)
 			x += i;
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 		if ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 > d)
 			break;
 	}
@@ -111,6 +113,14 @@ json_shape()
 		-e 's/: [0-9][0-9.]*/: N/g' -e 's/"[KMG]\/sec"/"\/sec"/'
 }
 
+# once SHAPER [ARGS]: SHAPER's lines, each kind once: with -I the number of
+# intervals follows how long each tool's run of the command took, which a
+# loaded machine stretches differently for the two
+once()
+{
+	"$@" | awk '!seen[$0]++'
+}
+
 # layout NAME SHAPER ARGS...: perf stat and prof stat with ARGS, same shape
 layout()
 {
@@ -140,7 +150,7 @@ layout "layout: clocks by PMU syntax count in ns" shape \
 	-e software/config=1/,task-clock,software/config=0,name=cc/ ./busy 0.02
 layout "layout: -a" shape -a -e task-clock,cs sleep 0.05
 layout "layout: -C 0" shape -C 0 -e task-clock sleep 0.05
-layout "layout: -I 40" shape -I 40 -e task-clock,page-faults ./busy 0.1
+layout "layout: -I 40" "once shape" -I 40 -e task-clock,page-faults ./busy 0.1
 if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
 	layout "layout: PMU events by sysfs name and by format term (-a)" shape \
 		-a -e msr/tsc/,msr/event=0x0,name=t0/ sleep 0.02
@@ -149,7 +159,24 @@ else
 fi
 layout "csv: -x ," "csv_shape ," -x , ./busy 0.02
 layout "csv: -x ';' -r 2" "csv_shape ;" -x ';' -r 2 ./busy 0.02
-layout "csv: -x , -I 40" "csv_shape ," -x , -I 40 -e task-clock ./busy 0.1
+layout "csv: -x , -I 40" "once csv_shape ," -x , -I 40 -e task-clock ./busy 0.1
+# -I when prof wakes up late (stopped for 0.3 s here): the next interval
+# starts when the late one is printed, as in perf, so no two are printed
+# less than an interval apart (a catch-up burst of empty ones before)
+"$PROF" stat -x , -I 20 -e task-clock sleep 0.8 2>late.txt &
+late_pid=$!
+sleep 0.2
+kill -STOP $late_pid
+sleep 0.3
+kill -CONT $late_pid
+wait $late_pid
+# (the last interval is the partial one at the command's end)
+gaps=$(awk -F, '$4 == "task-clock" { if (n++) print $1 - t; t = $1 }' late.txt | sed '$d' | sort -g)
+if [ "$(echo "$gaps" | wc -l)" -ge 5 ] && [ "$(echo "$gaps" | head -n 1 | awk '{ print ($1 >= 0.019) }')" = 1 ]; then
+	ok "-I: a late wake-up makes no catch-up intervals"
+else
+	not_ok "-I: a late wake-up makes no catch-up intervals" "gaps between intervals (s):" "$(echo $gaps)"
+fi
 layout "json: -j" json_shape -j ./busy 0.02
 layout "json: -j -r 2" json_shape -j -r 2 ./busy 0.02
 layout "json: -j -e with no metric" json_shape -j -e dummy ./busy 0.02
@@ -181,6 +208,15 @@ else
 	shape <prof.raw >prof.out
 	cp prof.raw prof.err
 	judge "layout: an ordinary user's user-only fallback (modifiers, PMU syntax)" "$rc_perf" "$rc_prof"
+	# --compare's counter rows are named after the first run renames
+	# the counters ("task-clock" -> "task-clock:u")
+	as_nobody "$PROF" stat -r 2 -e task-clock --compare true true 2>cmpu.txt
+	rc=$?
+	if [ $rc -eq 0 ] && awk '/^ task-clock:u \(msec\)/ { getline; print }' cmpu.txt | grep -q '%'; then
+		ok "--compare as an ordinary user: counters renamed :u are compared"
+	else
+		not_ok "--compare as an ordinary user: counters renamed :u are compared" "status $rc" "$(cat cmpu.txt)"
+	fi
 fi
 
 # value LABEL FILE: the first number on the line naming LABEL
@@ -199,13 +235,19 @@ between()
 	fi
 }
 
+# The busy loop spins 0.3 s of CPU time, however loaded the machine is;
+# elapsed times are checked against the wall time around prof stat.
+now() { date +%s.%N; }
+t0=$(now)
 "$PROF" stat -e task-clock ./busy 0.3 2>busy.txt
+wall=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
 tc=$(value 'msec task-clock' busy.txt)
 el=$(value 'seconds time elapsed' busy.txt)
 cpus=$(awk '/CPUs utilized/ { for (i = 1; i <= NF; i++) if ($i == "#") print $(i + 1) }' busy.txt)
 user=$(value 'seconds user' busy.txt)
-between "numbers: a 0.3 s busy loop's elapsed time" "$el" 0.3 0.6
-between "numbers: its task-clock is at most its elapsed time" "$(awk -v t="$tc" -v e="$el" 'BEGIN { print t / (e * 1000) }')" 0.3 1.02
+between "numbers: a busy loop of 0.3 s of CPU: its task-clock" "$tc" 300 340
+between "numbers: its elapsed time is within the wall time around prof stat" "$el" 0.3 "$wall"
+between "numbers: its task-clock is at most its elapsed time" "$(awk -v t="$tc" -v e="$el" 'BEGIN { print t / (e * 1000) }')" 0 1.02
 between "numbers: CPUs utilized is task-clock / elapsed" \
 	"$(awk -v t="$tc" -v e="$el" -v c="$cpus" 'BEGIN { print c / (t / (e * 1000)) }')" 0.99 1.01
 between "numbers: user time follows task-clock" "$(awk -v t="$tc" -v u="$user" 'BEGIN { print u * 1000 / t }')" 0.8 1.1
@@ -214,8 +256,11 @@ between "numbers: user time follows task-clock" "$(awk -v t="$tc" -v u="$user" '
 "$PROF" stat -e page-faults ./touch 2000 2>touch2000.txt
 between "numbers: touching 2000 pages adds 2000 page faults" \
 	"$(($(value page-faults touch2000.txt) - $(value page-faults touch0.txt)))" 1990 2100
+t0=$(now)
 "$PROF" stat -e task-clock sleep 0.25 2>sleep.txt
-between "numbers: sleep 0.25 takes 0.25 s" "$(value 'seconds time elapsed' sleep.txt)" 0.25 0.4
+wall=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
+between "numbers: sleep 0.25 takes 0.25 s (and no more than the wall time around prof stat)" \
+	"$(value 'seconds time elapsed' sleep.txt)" 0.25 "$wall"
 between "numbers: and almost no CPU time" "$(value 'msec task-clock' sleep.txt)" 0 20
 between "numbers: a 0.3 s busy loop's peak RSS is some KB" "$(value 'KB peak RSS' busy.txt)" 100 100000
 
