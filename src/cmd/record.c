@@ -1134,6 +1134,9 @@ int cmd_record(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* a file size limit is a write error (EFBIG), not a death; set after
+	 * the fork, as the command's own signals are left as they were */
+	signal(SIGXFSZ, SIG_IGN);
 	for (int i = 0; i < r->nr_events; i++) {
 		if (open_event(r, &r->events[i], child, default_event && i == 0))
 			goto kill_child;

@@ -3,17 +3,19 @@
  *
  * Invariants: w->data_offset + w->data_size is where the next flushed byte
  * of the data section goes; buf holds the bytes not yet flushed; commits[]
- * are the pw_commit() points in the buffer, ascending; w->safe is the last
- * commit point known to be on disk; once
- * w->failed is set no more data reaches the file.  The header on disk is a
- * placeholder (data.size 0) until pw_close() rewrites it.
+ * are all the pw_commit() points so far, ascending; w->on_disk is how much
+ * of the data reached the file; once w->failed is set no more data reaches
+ * the file.  The header on disk is a placeholder (data.size 0) until
+ * pw_close() rewrites it.
  *
- * After a failed write (a full disk) pw_close() still leaves a readable
- * file: the data is cut back to w->safe, which frees the space after it,
- * then the features go there, or, if they do not fit, COMPRESSED alone
- * (without it compressed data cannot be read), or none; the header, which
- * needs no new space, is rewritten either way.  Only the first write error
- * is printed.
+ * After a failed write (a full disk, a file size limit) pw_close() still
+ * leaves a readable file with its features: the data is cut back to the
+ * last commit point (a whole round of records) that leaves room for the
+ * features in the space the file had, then further back, a feature-size
+ * step at a time, until they fit.  Only if they fit with no data at all
+ * does it give up on them: COMPRESSED alone (without it compressed data
+ * cannot be read), else none.  The header, which needs no new space, is
+ * rewritten either way.  Only the first write error is printed.
  */
 #include "writer.h"
 #include "../util/error.h"
@@ -30,6 +32,8 @@
 #include <unistd.h>
 
 #define PW_BUF_SIZE	(4u << 20)	/* data bytes gathered per write() */
+#define PW_FLUSH_AT	(512u << 10)	/* a commit writes out this much or more:
+					   a full disk shows within a few rounds */
 #define PW_ATTR_ENTRY	(PW_ATTR_SIZE + 16)
 
 /* Writes all of size bytes at offset; reports only the first failure.
@@ -67,8 +71,8 @@ static int pwrite_all(struct pw_file *w, const void *data, size_t size, u64 offs
 	return pwrite_done(w, data, size, offset, NULL);
 }
 
-/* Writes the buffer out; w->safe becomes the last commit point on disk,
- * even when only part of the buffer made it. */
+/* Writes the buffer out; w->on_disk counts what made it, even when only
+ * part of the buffer did. */
 static int flush_data(struct pw_file *w)
 {
 	size_t done = 0;
@@ -78,18 +82,10 @@ static int flush_data(struct pw_file *w)
 		ret = -1;
 	else if (w->buf_len)
 		ret = pwrite_done(w, w->buf, w->buf_len, w->data_offset + w->data_size, &done);
-	if (!w->failed || done) {
-		u64 on_disk = w->data_size + done;
-
-		while (w->nr_commits && w->commits[0] <= on_disk) {
-			w->safe = w->commits[0];
-			memmove(w->commits, w->commits + 1, --w->nr_commits * sizeof(u64));
-		}
-	}
 	if (!ret)
 		w->data_size += w->buf_len;
-	else
-		w->nr_commits = 0;
+	if (done > 0 || !ret)
+		w->on_disk = w->data_size + (ret ? done : 0);
 	w->buf_len = 0;
 	return ret;
 }
@@ -110,6 +106,8 @@ void pw_commit(struct pw_file *w)
 		w->commits = xrealloc(w->commits, w->cap_commits * sizeof(u64));
 	}
 	w->commits[w->nr_commits++] = at;
+	if (w->buf_len >= PW_FLUSH_AT)
+		flush_data(w);
 }
 
 /* Writes the 104-byte header as it stands. */
@@ -846,6 +844,62 @@ static int write_features(struct pw_file *w)
 	return w->failed ? -1 : 0;
 }
 
+/* The largest pw_commit() point at or below limit, 0 when there is none. */
+static u64 commit_below(const struct pw_file *w, u64 limit)
+{
+	size_t lo = 0, hi = w->nr_commits;
+
+	while (lo < hi) {	/* lo: the first point above limit */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->commits[mid] <= limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? w->commits[lo - 1] : 0;
+}
+
+/* The bytes the feature table and payloads take. */
+static u64 features_size(const struct pw_file *w)
+{
+	u64 size = 0;
+
+	for (unsigned f = 0; f < PD_FEAT_LAST_KNOWN; f++)
+		if (w->features[f / 64] >> (f % 64) & 1)
+			size += 16 + w->feat_size[f];
+	return size;
+}
+
+/*
+ * After a failed write: cuts the data back to the last commit point that
+ * leaves room for the features in the space the data had reached, and
+ * writes them there; while they still do not fit, cuts back by their size
+ * again.  Returns 0 once they are written; -1 (w->failed set) when they do
+ * not fit even with no data, or the file cannot be cut (not a regular
+ * file).
+ */
+static int fit_features(struct pw_file *w)
+{
+	u64 need = features_size(w), limit = w->on_disk > need ? w->on_disk - need : 0;
+
+	for (;;) {
+		u64 cut = commit_below(w, limit);
+
+		w->failed = 0;
+		w->data_size = cut;
+		if (ftruncate(w->fd, (off_t)(w->data_offset + cut))) {
+			w->failed = 1;
+			return -1;
+		}
+		if (!write_features(w))
+			return 0;
+		if (!cut)
+			return -1;
+		limit = cut > need ? cut - need : 0;
+	}
+}
+
 static void free_buffers(struct pw_file *w)
 {
 	free(w->buf);
@@ -872,32 +926,25 @@ int pw_close(struct pw_file *w)
 		free_buffers(w);
 		return ret;
 	}
-	if (w->failed) {
-		/* keep the records up to the last boundary on disk; free the
-		 * space after it for the features */
-		w->data_size = w->safe;
-		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)))
-			w->features[0] = w->features[1] = w->features[2] = w->features[3] = 0;
-		data_failed = 1;
-		w->failed = 0;
-	}
-	if (write_features(w)) {
-		/* no room for them all: COMPRESSED alone, without which the
-		 * data cannot be read, else none */
+	if (w->failed || write_features(w)) {
+		/* a write failed: the data is cut back to make room for the
+		 * features; when they do not fit even with no data, COMPRESSED
+		 * alone (without it compressed data cannot be read), else no
+		 * features (and, if the data was compressed, no data) */
 		u64 compressed = w->features[PD_FEAT_COMPRESSED / 64] &
 				 1ULL << (PD_FEAT_COMPRESSED % 64);
 
-		memset(w->features, 0, sizeof(w->features));
-		w->features[PD_FEAT_COMPRESSED / 64] = compressed;
-		w->failed = 0;
-		if (ftruncate(w->fd, (off_t)(w->data_offset + w->data_size)) || write_features(w)) {
-			memset(w->features, 0, sizeof(w->features));
-			w->file_size = w->data_offset + w->data_size;
-			if (ftruncate(w->fd, (off_t)w->file_size))
-				data_failed = 1;	/* the header still bounds the data */
-		}
-		w->failed = 0;
 		data_failed = 1;
+		if (fit_features(w)) {
+			memset(w->features, 0, sizeof(w->features));
+			w->features[PD_FEAT_COMPRESSED / 64] = compressed;
+			if (!compressed || fit_features(w)) {
+				memset(w->features, 0, sizeof(w->features));
+				if (compressed)
+					w->on_disk = 0;
+				fit_features(w);
+			}
+		}
 	}
 	write_header(w);
 	ret = w->failed || data_failed ? -1 : 0;

@@ -23,13 +23,16 @@
  * records pw_pipe_features() writes, then the records, all written in
  * order with write(); nothing is rewritten at the end.
  *
- * Records are copied into one large buffer and written out when it fills,
+ * Records are copied into one large buffer and written out when it fills
+ * or a pw_commit() finds 512 KiB or more in it,
  * so appending costs a memcpy.  Write errors are sticky: the first one is
  * reported, later writes are dropped, and pw_close() returns -1 but still
- * finishes the file with the records up to the last pw_commit() point that
- * reached the disk, then the features if they fit, else COMPRESSED alone
- * (the data cannot be read without it), else none.  Feature payloads are
- * kept in memory until pw_close(); each bit may be set once.
+ * finishes the file: the records up to the last pw_commit() point that
+ * leaves room for the features in the space the file had (cut further
+ * back until they fit), then the features; only when they do not fit with
+ * no records at all, COMPRESSED alone (the data cannot be read without
+ * it), else none.  Feature payloads are kept in memory until pw_close();
+ * each bit may be set once.
  */
 #ifndef PROF_FORMAT_WRITER_H
 #define PROF_FORMAT_WRITER_H
@@ -59,9 +62,10 @@ struct pw_file {
 	size_t buf_len, buf_cap;
 	u64 data_offset;	/* file offset of the data section */
 	u64 data_size;		/* data bytes on disk so far */
-	u64 *commits;		/* pw_commit() points not yet on disk */
+	u64 *commits;		/* every pw_commit() point, ascending (8
+				   bytes a round: a full disk may need any) */
 	size_t nr_commits, cap_commits;
-	u64 safe;		/* the last commit point on disk */
+	u64 on_disk;		/* data bytes that reached the file */
 	u64 attrs_offset, attrs_size;
 	u64 features[4];	/* feature bitmap */
 	u8 *feat_buf;		/* all payloads, back to back */
@@ -90,7 +94,8 @@ void pw_pipe_features(struct pw_file *w);
 int pw_write(struct pw_file *w, const void *data, size_t size);
 
 /* Marks the end of the data so far as a record boundary: after a failed
- * write, pw_close() cuts the data back to such a point. */
+ * write, pw_close() cuts the data back to such a point.  Writes the data
+ * out once 512 KiB or more wait (pipe mode: always). */
 void pw_commit(struct pw_file *w);
 
 /* Sets feature bit feat with the given payload. */

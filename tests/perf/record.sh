@@ -20,7 +20,9 @@
 # machine features (topology, NUMA, PMUs, ...) read as those perf writes,
 # and CACHE does with the caches of sysfs hidden, made up or broken;
 # an ordinary user gets user-only sampling with one warning, and :k a
-# clear error; a full disk ends with one error and a file perf reads.
+# clear error; a full disk or a file size limit ends with one error and a
+# file perf reads, cut back to the whole rounds that fit with the features;
+# a file that cannot be written at all gives one error at once.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -345,27 +347,89 @@ else
 	not_ok "command mode: a COMM names the command before its exec" "$(cat "$TMP/comms")"
 fi
 
-# a full disk: one error line, status 1, and a file perf and prof read
-# alike, cut back to the last round that reached the disk (512 KB: room
-# for a few rounds with samples; at 96 KB the first one sometimes did not
-# fit, which left a file with no samples)
-if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=512k tmpfs "$TMP/small" 2>/dev/null; then
-	# 10 µs of CPU a sample, spin run twice: about 2.6 MB, and over 1 MB
-	# when it shares its CPU, enough to fill the disk on a loaded machine
-	"$PROF" record -g -e cpu-clock -c 10000 -o "$TMP/small/full.data" -- \
-		sh -c "'$TMP/bin/spin'; '$TMP/bin/spin'" 2>"$TMP/err"
-	rc=$?
-	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'No space left on device' "$TMP/err" &&
-		perf report --stdio -i "$TMP/small/full.data" >/dev/null 2>"$TMP/err2" && [ ! -s "$TMP/err2" ]; then
-		ok "full disk: one error, status 1, a readable file"
+# A write error in the middle (a full disk, a file size limit): one error
+# line naming the file and the reason, status 1, and a file that keeps
+# every whole round that fitted with the features after them.  The rounds
+# are bounded (-m 4: a drain pass moves at most a 16 KiB ring per CPU) and
+# the room is sized from what this machine's start-up state and features
+# take (a recording of "true"), plus 8 such rounds, so rounds with samples
+# always fit; the workload spins until prof stops it.  Checked: samples
+# are there, perf and prof report the same, the features are those of a
+# whole recording, and at most one round and the features' room (twice)
+# were given back.
+full_args=(-g -e cpu-clock -c 100000 -m 4)
+"$PROF" record -q "${full_args[@]}" -o "$TMP/startup.data" -- true
+"$PROF" record -q "${full_args[@]}" -o "$TMP/whole.data" -- "$TMP/bin/spin"
+startup=$(stat -c %s "$TMP/startup.data")
+round=$(($(getconf _NPROCESSORS_ONLN) * 4 * $(getconf PAGESIZE) + 8))
+room_kb=$(((startup + 8 * round + 1023) / 1024))
+missing()
+{
+	perf report --header-only -i "$1" 2>/dev/null | grep '^# missing features'
+}
+# full_file NAME FILE REASON RC: the checks of a file cut short by REASON
+full_file()
+{
+	local name=$1 f=$2 reason=$3 rc=$4 size samples
+
+	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+	samples=$(perf script -F comm -i "$f" 2>/dev/null | grep -c spin)
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "^prof record: cannot write $f: $reason\$" "$TMP/err"; then
+		ok "$name: one error naming the file and the reason, status 1"
 	else
-		not_ok "full disk: one error, status 1, a readable file" "status $rc" "$(cat "$TMP/err" "$TMP/err2")"
+		not_ok "$name: one error naming the file and the reason, status 1" "status $rc" "$(cat "$TMP/err")"
 	fi
-	compare "full disk: perf report and prof report agree" \
-		"tipless perf report --stdio -i '$TMP/small/full.data' 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$TMP/small/full.data'"
+	if [ "$samples" -gt 0 ] && [ "$(missing "$f")" = "$(missing "$TMP/whole.data")" ] &&
+		[ "$size" -ge $((room_kb * 1024 - round - 2 * startup - 8192)) ]; then
+		ok "$name: whole rounds that fitted, with samples, and the features"
+	else
+		not_ok "$name: whole rounds that fitted, with samples, and the features" \
+			"$samples samples, $size bytes in ${room_kb}k (start-up $startup, round $round)" \
+			"$(missing "$f")" "$(missing "$TMP/whole.data")"
+	fi
+	compare "$name: perf report and prof report agree" \
+		"tipless perf report --stdio -i '$f' 2>/dev/null" \
+		"tipless '$PROF' report --stdio -i '$f'"
+}
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" &&
+	mount -t tmpfs -o "size=${room_kb}k" tmpfs "$TMP/small" 2>/dev/null; then
+	timeout 60 "$PROF" record -q "${full_args[@]}" -o "$TMP/small/full.data" -- \
+		sh -c "while :; do '$TMP/bin/spin'; done" 2>"$TMP/err"
+	full_file "full disk" "$TMP/small/full.data" "No space left on device" $?
 	umount "$TMP/small"
 else
-	skip "full disk: one error, status 1, a readable file" "needs root to mount a small tmpfs"
-	skip "full disk: perf report and prof report agree" "needs root to mount a small tmpfs"
+	skip "full disk" "needs root to mount a small tmpfs"
 fi
+# the same with a file size limit (EFBIG, SIGXFSZ ignored), on any disk
+(
+	ulimit -f "$room_kb"
+	timeout 60 "$PROF" record -q "${full_args[@]}" -o "$TMP/limit.data" -- \
+		sh -c "while :; do '$TMP/bin/spin'; done" 2>"$TMP/err"
+)
+full_file "file size limit" "$TMP/limit.data" "File too large" $?
+
+# a file that cannot be written at all: one error line naming it and the
+# reason, status 1, at once (the command is not run to its end): /dev/full
+# (ENOSPC), /proc/self/mem (its first bytes are unmapped memory: EIO), and
+# a pipe-mode stream into /dev/full
+# write_error NAME REASON PROF-RECORD-ARGS...: stderr must be exactly
+# "prof record: cannot write NAME: REASON"
+write_error()
+{
+	local name=$1 reason=$2 rc start=$SECONDS
+
+	shift 2
+	timeout 60 "$PROF" record "$@" -- sleep 20 >/dev/full 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ $((SECONDS - start)) -lt 10 ] &&
+		[ "$(cat "$TMP/err")" = "prof record: cannot write $name: $reason" ]; then
+		ok "write error on $name ($*): one error line, status 1"
+	else
+		not_ok "write error on $name ($*): one error line, status 1" "status $rc" "$(cat "$TMP/err")"
+	fi
+}
+write_error /dev/full "No space left on device" -o /dev/full
+write_error /dev/full "No space left on device" -q -g -o /dev/full
+write_error /proc/self/mem "Input/output error" -o /proc/self/mem
+write_error "standard output" "No space left on device" -o -
