@@ -35,6 +35,7 @@
  */
 #include "cmds.h"
 #include "record_dsos.h"
+#include "record_ring.h"
 #include "record_synth.h"
 #include "record_zstd.h"
 #include "../event/events.h"
@@ -67,7 +68,6 @@
 #define COMMAND_COMM	"prof-exec"	/* the command's name until its exec
 					   (perf's is "perf-exec") */
 #define MAX_CPUS	4096
-#define RING_PAGES	128	/* data pages per ring: 512 KiB, perf's default */
 #define DWARF_STACK_DEFAULT 8192	/* --call-graph dwarf's stack bytes */
 #define DWARF_STACK_MAX	65528	/* USHRT_MAX rounded down to 8, as perf */
 #define REGS_USER_X86_64 0xff0fffULL	/* AX..SS and R8..R15: perf's mask */
@@ -428,47 +428,6 @@ static int read_threads(struct record *r)
 	}
 	free(ids);
 	return 0;
-}
-
-/*
- * Parses -m as perf does: a page count, or a size with a B/K/M/G suffix
- * (rounded up to pages); not a power of two is rounded up with a note.
- * Returns the pages, or 0 when the argument is bad.
- */
-static unsigned parse_mmap_pages(const char *arg, int quiet)
-{
-	static const char units[] = "BKMG";
-	unsigned long long v, page = (unsigned long long)sysconf(_SC_PAGESIZE), pages;
-	char *end;
-
-	v = strtoull(arg, &end, 10);
-	if (end == arg || arg[0] == '-')
-		return 0;
-	if (*end && strchr(units, *end) && (!end[1] || end[1] == ',')) {
-		for (const char *u = units; *u != *end; u++)
-			v *= 1024;
-		pages = (v + page - 1) / page;
-	} else if (!*end || *end == ',') {	/* ",N" sizes the AUX area perf has */
-		pages = v;
-	} else {
-		return 0;
-	}
-	if (pages > 0x7fffffffULL / page)
-		return 0;
-	if (!pages || (pages & (pages - 1))) {
-		unsigned long long p2 = 1, bytes;
-		int u = 0;
-
-		while (p2 < pages)
-			p2 <<= 1;
-		pages = p2;
-		for (bytes = pages * page; bytes / 1024 > 1 && u < 3; u++)
-			bytes /= 1024;
-		if (!quiet)
-			fprintf(stderr, "rounding mmap pages size to %llu%c (%llu pages)\n",
-				bytes, units[u], pages);
-	}
-	return (unsigned)pages;
 }
 
 /* -z / --compression-level[=N]: zstd level 1 (fastest) to 22. */
@@ -1070,8 +1029,10 @@ int cmd_record(int argc, char **argv)
 		if (end == duration_arg || *end || !(r->duration > 0) || !isfinite(r->duration))
 			opt_usage_error(record_usage, opts, "bad duration '%s' (seconds > 0)", duration_arg);
 	}
-	r->mmap_pages = RING_PAGES;
-	if (mmap_arg && !(r->mmap_pages = parse_mmap_pages(mmap_arg, r->quiet)))
+	r->mmap_pages = ring_default_pages(sysctl_int("kernel/perf_event_mlock_kb", -1, 0),
+					   sysconf(_SC_PAGESIZE));
+	if (mmap_arg && !(r->mmap_pages = ring_parse_pages(mmap_arg, sysconf(_SC_PAGESIZE),
+							      r->quiet)))
 		opt_usage_error(record_usage, opts, "invalid argument for -m/--mmap-pages: '%s'", mmap_arg);
 	if (r->cpu_list && parse_cpu_list(r, r->cpu_list))
 		opt_usage_error(record_usage, opts, "bad cpu list '%s'", r->cpu_list);

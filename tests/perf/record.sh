@@ -22,7 +22,8 @@
 # an ordinary user gets user-only sampling with one warning, and :k a
 # clear error; a full disk or a file size limit ends with one error and a
 # file perf reads, cut back to the whole rounds that fit with the features;
-# a file that cannot be written at all gives one error at once.
+# a file that cannot be written at all gives one error at once; the ring
+# buffers are as big as perf's for the same options.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -433,3 +434,29 @@ write_error /dev/full "No space left on device" -o /dev/full
 write_error /dev/full "No space left on device" -q -g -o /dev/full
 write_error /proc/self/mem "Input/output error" -o /proc/self/mem
 write_error "standard output" "No space left on device" -o -
+
+# ring buffers as big as perf's for the same options: the command itself
+# (started only once the rings are mapped) lists the perf_event mappings
+# of its parent, the recorder (perf without its BPF side-band rings)
+# ring_sizes RECORDER-AND-ARGS...: the sizes in KiB, sorted
+ring_sizes()
+{
+	local range lo hi
+
+	"$@" -o "$TMP/ring.data" -- sh -c 'cat /proc/$PPID/maps >"$0"' "$TMP/maps" >/dev/null 2>&1
+	grep perf_event "$TMP/maps" | while read -r range _; do
+		lo=${range%-*} hi=${range#*-}
+		echo $(((0x$hi - 0x$lo) / 1024))
+	done | sort -n | paste -sd' '
+}
+for opts in "" "-g" "--call-graph dwarf" "-F 10000" "-a" "-e cpu-clock -e page-faults" "-m 16" "-m 5" "-m 64K"; do
+	# shellcheck disable=SC2086
+	want=$(ring_sizes perf record -q --no-bpf-event $opts)
+	# shellcheck disable=SC2086
+	got=$(ring_sizes "$PROF" record -q $opts)
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		ok "ring buffers ($opts): as perf's ($want KiB)"
+	else
+		not_ok "ring buffers ($opts): as perf's" "perf: $want" "prof: $got"
+	fi
+done
