@@ -32,8 +32,11 @@
 #include <unistd.h>
 
 #define PW_BUF_SIZE	(4u << 20)	/* data bytes gathered per write() */
-#define PW_FLUSH_AT	(512u << 10)	/* a commit writes out this much or more:
-					   a full disk shows within a few rounds */
+#define PW_FLUSH_AT	(64u << 10)	/* a commit writes out this much or more:
+					   a big round goes out at once, as
+					   perf writes it, so the next drain of
+					   the rings is not held up by a long
+					   write, and a full disk shows early */
 #define PW_ATTR_ENTRY	(PW_ATTR_SIZE + 16)
 
 /* Writes all of size bytes at offset; reports only the first failure.

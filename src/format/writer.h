@@ -24,7 +24,7 @@
  * order with write(); nothing is rewritten at the end.
  *
  * Records are copied into one large buffer and written out when it fills
- * or a pw_commit() finds 512 KiB or more in it,
+ * or a pw_commit() finds 64 KiB or more in it,
  * so appending costs a memcpy.  Write errors are sticky: the first one is
  * reported, later writes are dropped, and pw_close() returns -1 but still
  * finishes the file: the records up to the last pw_commit() point that
@@ -95,7 +95,7 @@ int pw_write(struct pw_file *w, const void *data, size_t size);
 
 /* Marks the end of the data so far as a record boundary: after a failed
  * write, pw_close() cuts the data back to such a point.  Writes the data
- * out once 512 KiB or more wait (pipe mode: always). */
+ * out once 64 KiB or more wait (pipe mode: always). */
 void pw_commit(struct pw_file *w);
 
 /* Sets feature bit feat with the given payload. */

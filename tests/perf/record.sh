@@ -23,7 +23,8 @@
 # clear error; a full disk or a file size limit ends with one error and a
 # file perf reads, cut back to the whole rounds that fit with the features;
 # a file that cannot be written at all gives one error at once; the ring
-# buffers are as big as perf's for the same options.
+# buffers are as big as perf's for the same options, and data reaches the
+# file round by round.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -460,3 +461,19 @@ for opts in "" "-g" "--call-graph dwarf" "-F 10000" "-a" "-e cpu-clock -e page-f
 		not_ok "ring buffers ($opts): as perf's" "perf: $want" "prof: $got"
 	fi
 done
+
+# the data reaches the file round by round (once 64 KiB wait), not only
+# when a big buffer fills or at the end: the command, after ~350 KB of
+# samples, waits (30 s at most) for the file to pass 128 KiB while prof
+# still records
+"$PROF" record -q -g -F 10000 -o "$TMP/early.data" -- sh -c '
+	"$1"; "$1"; i=0
+	while [ "$(stat -c %s "$0")" -lt 131072 ]; do
+		i=$((i + 1)); [ $i -gt 300 ] && exit 1; sleep 0.1
+	done' "$TMP/early.data" "$TMP/bin/spin"
+rc=$?
+if [ $rc -eq 0 ]; then
+	ok "data reaches the file while recording"
+else
+	not_ok "data reaches the file while recording" "status $rc"
+fi
