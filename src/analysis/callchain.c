@@ -6,7 +6,10 @@
  *  - The child index maps (parent, first item) to the child; a split
  *    keeps it exact by giving the head a new node that takes the split
  *    node's place under its parent, while the split node becomes the tail
- *    (so its own children stay keyed by it).
+ *    (so its own children stay keyed by it).  In perf the split node is
+ *    the head and the tail is new: the two swap their birth numbers.
+ *  - The birth numbers (cc_node.born) are a permutation of the node
+ *    numbers.
  *  - Items are only appended to f->items; a node's slice never moves.
  */
 #include "callchain.h"
@@ -279,6 +282,7 @@ static u32 new_node(struct callchain_forest *f, u32 parent)
 	n = f->nr_nodes++;
 	memset(&f->nodes[n], 0, sizeof(f->nodes[n]));
 	f->nodes[n].parent = parent;
+	f->nodes[n].born = n;
 	return n;
 }
 
@@ -321,6 +325,10 @@ static u32 split(struct callchain_forest *f, u32 x, u32 m, const struct cc_item 
 
 	slot = index_slot(f, tail->parent, &f->items[tail->item]);
 	f->index[slot] = SLOT(SLOT_HASH(f->index[slot]), h);
+	/* perf keeps the node split as the head, where it was among its
+	   siblings, and makes the tail */
+	head->born = tail->born;
+	tail->born = h;
 	head->item = tail->item;
 	head->nr_items = m;
 	tail->parent = h;
@@ -685,7 +693,7 @@ static int sibling_cmp(const void *a, const void *b, void *vf)
 	return item_cmp(f->key, &f->items[y->item], &f->items[x->item]);
 }
 
-/* A sibling set in creation order, for perf's tree. */
+/* A sibling set in the order perf made it (cc_node.born), for perf's tree. */
 struct sibling_tree {
 	const struct callchain_forest *f;
 	const u32 *nodes;
@@ -751,9 +759,9 @@ static int siblings_unordered(const struct callchain_forest *f, const u32 *v, u3
 	return mixed;
 }
 
-/* Puts the n siblings v[] (in creation order) in the order perf's tree of
- * children gives them: a sort where item_cmp() is an order, else the tree
- * itself, built in creation order. */
+/* Puts the n siblings v[] (in the order perf made them) in the order
+ * perf's tree of children gives them: a sort where item_cmp() is an
+ * order, else the tree itself, built in that order. */
 static void order_siblings(struct callchain_forest *f, u32 *v, u32 n)
 {
 	struct sibling_tree t = { f, NULL };
@@ -805,7 +813,7 @@ static void sum_children(struct callchain_forest *f)
 
 void callchain_finish(struct callchain_forest *f)
 {
-	u32 *fill, total = 0;
+	u32 *fill, *by_birth, total = 0;
 
 	for (u32 n = 1; n < f->nr_nodes; n++)
 		f->nodes[n].nr_children = 0;
@@ -819,13 +827,18 @@ void callchain_finish(struct callchain_forest *f)
 	free(f->children);
 	f->merging = 0;
 	f->children = xmalloc((total ? total : 1) * sizeof(*f->children));
+	/* each list in the order perf made the children */
 	fill = xcalloc(f->nr_nodes, sizeof(*fill));
-	for (u32 n = 1; n < f->nr_nodes; n++) {
-		u32 p = f->nodes[n].parent;
+	by_birth = xmalloc(f->nr_nodes * sizeof(*by_birth));
+	for (u32 n = 1; n < f->nr_nodes; n++)
+		by_birth[f->nodes[n].born] = n;
+	for (u32 b = 1; b < f->nr_nodes; b++) {
+		u32 n = by_birth[b], p = f->nodes[n].parent;
 
 		if (p)
 			f->children[f->nodes[p].first_child + fill[p]++] = n;
 	}
+	free(by_birth);
 	free(fill);
 	for (u32 n = 1; n < f->nr_nodes; n++)
 		if (f->nodes[n].nr_children > 1)

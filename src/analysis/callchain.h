@@ -33,7 +33,9 @@
  *    out as if each sample had been appended.
  *  - After callchain_finish() siblings are listed in perf's rbtree order
  *    (descending match key: DSO creation order, then symbol start or
- *    address), which breaks ties when they are sorted by period.
+ *    address), which breaks ties when they are sorted by period.  Where
+ *    that comparison is no order the tree is built by inserting the
+ *    siblings in the order perf made them (cc_node.born).
  */
 #ifndef PROF_ANALYSIS_CALLCHAIN_H
 #define PROF_ANALYSIS_CALLCHAIN_H
@@ -119,6 +121,9 @@ struct cc_node {
 	u32 first_child;	/* after callchain_finish(): index into
 				   the forest's child list */
 	u32 nr_children;
+	u32 born;		/* when perf would have made it: its place
+				   among its siblings' insertions (a split's
+				   head is the node split, its tail new) */
 };
 
 /* The trees of one histogram. */

@@ -137,12 +137,95 @@ static void test_inlined_sibling_cycle_other_order(void **state)
 	assert_string_equal(names[2], "z");
 }
 
+/* An item of dso at ip with no symbol. */
+static struct cc_item make_unresolved(const struct dso *dso, u64 ip)
+{
+	struct cc_item it = { .ip = ip, .dso = dso, .sym = NULL };
+
+	it.match = cc_item_match(CC_KEY_FUNCTION, &it);
+	return it;
+}
+
+/* The child of node whose first item is the symbol named sym. */
+static u32 child_named(const struct callchain_forest *f, u32 node, const char *sym)
+{
+	const u32 *kids;
+	u32 nr = callchain_children(f, node, &kids);
+
+	for (u32 i = 0; i < nr; i++) {
+		const struct cc_item *it = &f->items[f->nodes[kids[i]].item];
+
+		if (it->sym && !strcmp(it->sym->name, sym))
+			return kids[i];
+	}
+	fail_msg("no child %s", sym);
+	return 0;
+}
+
+/*
+ * A split keeps the node split where it was among its siblings: perf
+ * makes the tail a new node and leaves the head in its parent's tree.
+ * Under p, in one DSO: a (resolved, start 0x100, sampled at 0x5000), b
+ * (unresolved, 0x3000) and c (resolved, start 0x200, sampled at 0x1000)
+ * compare a > b and b > c by address but c > a by start.  Made in the
+ * order a, b, c (a's node holds "a d" until the chain "p a e" splits it,
+ * after c): a is the root, b < a goes right, c > a goes left; in order
+ * c, a, b.  Were a's head made at the split, the insertions b, c, a would
+ * give a, b, c.
+ */
+static void test_split_head_keeps_place(void **state)
+{
+	struct dso dso;
+	struct symbol p = make_sym("p", 0x10, 0, 0), a = make_sym("a", 0x100, 0, 0),
+		      c = make_sym("c", 0x200, 0, 0), d = make_sym("d", 0x300, 0, 0),
+		      e = make_sym("e", 0x400, 0, 0);
+	struct callchain_forest *f = callchain_forest_new(CC_KEY_FUNCTION);
+	struct cc_walk walk = { 0, 0 };
+	u32 roots[1] = { 0 }, nr, node;
+	const u32 *kids;
+	struct cc_item ia, ic;
+
+	(void)state;
+	memset(&dso, 0, sizeof(dso));
+	dso.serial = 1;
+	ia = make_item(&dso, &a);
+	ia.ip = 0x5000;
+	ic = make_item(&dso, &c);
+	ic.ip = 0x1000;
+	{
+		struct cc_item c1[] = { make_item(&dso, &p), ia, make_item(&dso, &d) };
+		struct cc_item c2[] = { make_item(&dso, &p), make_unresolved(&dso, 0x3000) };
+		struct cc_item c3[] = { make_item(&dso, &p), ic };
+		struct cc_item c4[] = { make_item(&dso, &p), ia, make_item(&dso, &e) };
+
+		callchain_record(f, &walk, 1, c1, 3, 1);
+		callchain_record(f, &walk, 1, c2, 2, 1);
+		callchain_record(f, &walk, 1, c3, 2, 1);
+		callchain_record(f, &walk, 1, c4, 3, 1);
+	}
+	callchain_build(f, roots, NULL);
+	callchain_finish(f);
+	node = child_named(f, roots[0], "p");
+	nr = callchain_children(f, node, &kids);
+	assert_int_equal(nr, 3);
+	assert_ptr_equal(f->items[f->nodes[kids[0]].item].sym, &c);
+	assert_ptr_equal(f->items[f->nodes[kids[1]].item].sym, &a);
+	assert_null(f->items[f->nodes[kids[2]].item].sym);
+	/* a's children (d, the tail, and e): by start */
+	nr = callchain_children(f, kids[1], &kids);
+	assert_int_equal(nr, 2);
+	assert_ptr_equal(f->items[f->nodes[kids[0]].item].sym, &e);
+	assert_ptr_equal(f->items[f->nodes[kids[1]].item].sym, &d);
+	callchain_forest_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_siblings_by_start),
 		cmocka_unit_test(test_inlined_sibling_cycle),
 		cmocka_unit_test(test_inlined_sibling_cycle_other_order),
+		cmocka_unit_test(test_split_head_keeps_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
