@@ -20,32 +20,35 @@ set -o pipefail
 # one thread)
 both() { report_both "callgraph $1" "${@:2}"; }
 
-# perf_split FILE ARGS...: does perf's graph (or folded list) show one
+# perf_split FILE ARGS...: does perf's tree for the report ARGS hold one
 # function twice among the children of one node?  perf keeps a node's
 # children in a red-black tree whose comparison is not an order when one
 # DSO's children mix resolved and unresolved addresses of processes that
 # map it at different places; its lookups then miss a child and add it
 # again (KNOWN-DIFFERENCES.md).  prof merges them, so such a report cannot
-# match.  Seen on system-wide recordings of busy machines.
+# match, even when a copy is below the threshold and not printed: prof's
+# merged node is then larger than perf's printed copy, and the hidden one
+# still shapes the tree that orders its siblings.  So every node is
+# printed: the tree as a graph with no threshold and no print limit (a
+# second -g changes only what it names).  Seen on system-wide recordings
+# of busy machines.
 perf_split()
 {
-	perf report --stdio -i "$@" 2>/dev/null | awk '
-	/^ +[0-9.]+%/ && !/--/ { sp = 0; hdr = NR; n++; next }
+	perf report --stdio -i "$@" -g graph,0,0 2>/dev/null | awk '
+	/^ +[0-9.]+%/ && !/--/ { sp = 0; hdr = NR; next }
 	{
 		i = index($0, "--")
-		if (i && $0 ~ /--[0-9.]+%--/) {	# a child: key it by its parent
-			name = substr($0, i)
-			sub(/^--[0-9.]+%--/, "", name)
-			while (sp > 0 && col[sp] >= i)
-				sp--
-			key = (sp > 0 ? line[sp] : hdr) "|" name
-			col[++sp] = i
-			line[sp] = NR
-		} else if ($0 ~ /^[0-9.]+% [^ ]/) {	# a folded path
-			key = n "|" $2
-		} else {
+		# a child (its value a percentage, a period or a count): key
+		# it by its parent
+		if (!i || $0 !~ /--[0-9.]+%?--/)
 			next
-		}
+		name = substr($0, i)
+		sub(/^--[0-9.]+%?--/, "", name)
+		while (sp > 0 && col[sp] >= i)
+			sp--
+		key = (sp > 0 ? line[sp] : hdr) "|" name
+		col[++sp] = i
+		line[sp] = NR
 		if (seen[key]++)
 			found = 1
 	}
