@@ -138,8 +138,13 @@ struct record {
 enum { CG_NONE, CG_FP, CG_DWARF };
 
 static volatile sig_atomic_t stop_signal;	/* SIGINT/SIGTERM received */
+static volatile sig_atomic_t nr_stop_signals;	/* how many of them */
 
-static void on_stop(int sig) { stop_signal = sig; }
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+	nr_stop_signals++;
+}
 /* SIGCHLD only has to interrupt ppoll(); waitpid() tells the rest. */
 static void on_child(int sig) { }
 
@@ -834,6 +839,31 @@ static void wait_for_data(struct record *r, struct pollfd *pfds, int nfds, int *
 	}
 }
 
+/*
+ * Stops the command with SIGTERM and waits for it to end, with SIGINT and
+ * SIGTERM let in: one more of them kills a command that ignores SIGTERM,
+ * so prof never waits on it for good against the user's word.
+ */
+static void stop_command(pid_t child, int *status, const sigset_t *wait_mask)
+{
+	sig_atomic_t seen = nr_stop_signals;
+	int killed = 0;
+
+	kill(child, SIGTERM);
+	for (;;) {
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+		pid_t got = waitpid(child, status, WNOHANG);
+
+		if (got == child || (got < 0 && errno != EINTR))
+			return;
+		if (nr_stop_signals != seen && !killed) {
+			kill(child, SIGKILL);
+			killed = 1;
+		}
+		ppoll(NULL, 0, &ts, wait_mask);	/* SIGCHLD ends it early */
+	}
+}
+
 /* Closes the counters, unmaps the rings, frees what the run allocated. */
 static void release(struct record *r, struct pw_event *wevs, struct pollfd *pfds, char **cmdline)
 {
@@ -1208,10 +1238,8 @@ int cmd_record(int argc, char **argv)
 		if (r->live_status)
 			show_status(r, 0);
 	}
-	if (child > 0) {	/* stopped early: so is the command */
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-	}
+	if (child > 0)	/* stopped early: so is the command */
+		stop_command(child, &status, &wait_mask);
 	for (int i = 0; i < r->nr_events; i++)
 		for (int s = 0; s < r->nr_cpus * r->nr_task_slots; s++)
 			if (r->events[i].fds[s] >= 0)

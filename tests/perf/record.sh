@@ -15,7 +15,8 @@
 # set; the command's exit status and a crash propagate; a missing command
 # exits 255 as perf does; a bad event or modifier gives perf's "event
 # syntax error" (tests/perf/events.sh compares it) and status 129; an existing output file becomes FILE.old; -q prints nothing;
-# the summary line has perf's form; SIGTERM leaves a finished file; the
+# the summary line has perf's form; SIGTERM leaves a finished file (a
+# second one kills a command that ignores the first); the
 # BUILD_ID feature lists the sampled DSOs with their true build-ids; the
 # machine features (topology, NUMA, PMUs, ...) read as those perf writes,
 # and CACHE does with the caches of sysfs hidden, made up or broken;
@@ -177,6 +178,26 @@ if [ $rc -eq 143 ] && [ $((SECONDS - start)) -lt 10 ] && perf report --header-on
 	ok "SIGTERM finishes the file, status 143"
 else
 	not_ok "SIGTERM finishes the file, status 143" "status $rc" "$(cat "$TMP/err")"
+fi
+
+# a command that ignores SIGTERM: prof waits for it, and one more SIGTERM
+# (sent every half second until prof is gone, 10 s at most) kills it
+"$PROF" record -q -o "$TMP/ignore.data" -- \
+	sh -c 'echo $$ >"$0"; trap "" TERM; while :; do sleep 0.1; done' "$TMP/ignore.pid" &
+pid=$!
+sleep 0.5
+for _ in $(seq 20); do
+	kill -TERM "$pid" 2>/dev/null || break
+	sleep 0.5
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+rc=$?
+[ -s "$TMP/ignore.pid" ] && kill -KILL "$(cat "$TMP/ignore.pid")" 2>/dev/null	# if prof did not
+if [ $rc -eq 143 ] && perf report --header-only -i "$TMP/ignore.data" >/dev/null 2>&1; then
+	ok "a command that ignores SIGTERM: a second SIGTERM ends it, file finished"
+else
+	not_ok "a command that ignores SIGTERM: a second SIGTERM ends it, file finished" "status $rc"
 fi
 
 # BUILD_ID: the sampled DSOs are listed with their true build-ids (the
