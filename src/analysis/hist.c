@@ -2061,13 +2061,16 @@ static void new_width(int *w, int len)
 
 /*
  * Gives each entry the comm its creator's string reads now; returns 1
- * when comm is a key and some changed: then merge_comms() must follow.
+ * when comm is a key and some changed: then merge_comms() must follow,
+ * with *created (malloc'ed) holding each entry's comm as it read when the
+ * entry was made.
  */
-static int rewrite_comms(struct hists *h)
+static int rewrite_comms(struct hists *h, u32 **created)
 {
 	struct hist_strings *hs = h->strs;
 	u32 *final = xmalloc((hs->nr_comm ? hs->nr_comm : 1) * sizeof(u32));
-	int changed = 0;
+	int changed = 0, by_comm = (h->lay->key_mask & (1u << HD_COMM)) != 0;
+	u32 *old = by_comm ? xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(u32)) : NULL;
 
 	for (u32 i = 0; i < hs->nr_comm; i++)
 		final[i] = intern(hs, hs->comm_ptr[i]);
@@ -2075,25 +2078,97 @@ static int rewrite_comms(struct hists *h)
 		struct hist_entry *e = &h->entries[i];
 		u32 comm = final[h->origins[i].comm_slot];
 
+		if (old)
+			old[i] = e->comm;
 		changed |= e->comm != comm;
 		e->comm = comm;
 	}
 	free(final);
-	return changed && (h->lay->key_mask & (1u << HD_COMM));
+	if (!changed || !by_comm) {
+		free(old);
+		*created = NULL;
+		return 0;
+	}
+	*created = old;
+	return 1;
+}
+
+/* An entry of a group merge_comms() merges: the group's new place, the
+ * entry's old one, and its comm when it was made. */
+struct comm_member {
+	u32 group, entry;
+	const char *created;
+};
+
+static int comm_member_cmp(const void *pa, const void *pb)
+{
+	const struct comm_member *a = pa, *b = pb;
+	int r;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if ((r = strcmp(a->created, b->created)))
+		return r;
+	return a->entry < b->entry ? -1 : a->entry > b->entry;
+}
+
+/*
+ * The call-graph trees of merge_comms()' groups (group[i]: entry i's new
+ * place; roots: the trees by old place), merged as perf's collapse merges
+ * them: it takes its input tree in order, the first entry of a group
+ * stays and the others' paths are added to its tree in that order (with
+ * a count of one each).  perf made each entry with the comm it read then
+ * (created[]: a thread's placeholder ":tid" before its name came) and
+ * its input tree, sorted by that, is in strcmp order of those comms
+ * (ascending) within a group.
+ */
+static void merge_comm_trees(struct hists *h, const u32 *group, const u32 *roots,
+			     const u32 *created, u32 n)
+{
+	u32 *size = xcalloc(h->nr_entries ? h->nr_entries : 1, sizeof(u32)), nr = 0;
+	struct comm_member *m;
+
+	for (u32 i = 0; i < n; i++)
+		size[group[i]]++;
+	m = xmalloc((n ? n : 1) * sizeof(*m));
+	for (u32 i = 0; i < n; i++) {
+		if (size[group[i]] < 2) {
+			h->cc_roots[group[i]] = roots[i];
+			continue;
+		}
+		m[nr].group = group[i];
+		m[nr].entry = i;
+		m[nr++].created = h->strs->str[created[i]];
+	}
+	qsort(m, nr, sizeof(*m), comm_member_cmp);
+	for (u32 j = 0; j < nr; j++) {
+		if (j && m[j].group == m[j - 1].group)
+			callchain_merge(h->cc, &h->cc_roots[m[j].group], roots[m[j].entry]);
+		else
+			h->cc_roots[m[j].group] = roots[m[j].entry];
+	}
+	free(m);
+	free(size);
 }
 
 /* Merges entries whose comms became equal (perf's collapse by strcmp);
- * the earlier entry survives. */
-static void merge_comms(struct hists *h)
+ * the earliest entry of a group takes the group's place, the trees merge
+ * as merge_comm_trees() says (created: rewrite_comms()'). */
+static void merge_comms(struct hists *h, const u32 *created)
 {
-	u32 nr = 0;
+	u32 n = h->nr_entries, nr = 0, *group = xmalloc((n ? n : 1) * sizeof(u32));
+	u32 *roots = NULL;
 
+	if (h->cc) {
+		roots = xmalloc((n ? n : 1) * sizeof(u32));
+		memcpy(roots, h->cc_roots, n * sizeof(u32));
+	}
 	free(h->index);
 	h->index_mask = 1023;
 	while ((u64)h->nr_entries * 2 > (u64)h->index_mask + 1)
 		h->index_mask = h->index_mask * 2 + 1;
 	h->index = xcalloc_written(h->index_mask + 1, sizeof(u64));
-	for (u32 i = 0; i < h->nr_entries; i++) {
+	for (u32 i = 0; i < n; i++) {
 		struct hist_entry *e = &h->entries[i];
 		u64 slot;
 		u32 k;
@@ -2111,19 +2186,19 @@ static void merge_comms(struct hists *h)
 			   the earlier entry, whose chains then reached deeper */
 			if (h->origins[i].max_depth > h->origins[SLOT_ENTRY(slot)].max_depth)
 				h->origins[SLOT_ENTRY(slot)].max_depth = h->origins[i].max_depth;
-			if (h->cc)
-				callchain_merge(h->cc, &h->cc_roots[SLOT_ENTRY(slot)],
-						h->cc_roots[i]);
+			group[i] = SLOT_ENTRY(slot);
 			continue;
 		}
 		h->entries[nr] = *e;
 		h->origins[nr] = h->origins[i];
-		if (h->cc)
-			h->cc_roots[nr] = h->cc_roots[i];
 		h->index[k] = SLOT(e->hash, nr);
-		nr++;
+		group[i] = nr++;
 	}
 	h->nr_entries = nr;
+	if (h->cc)
+		merge_comm_trees(h, group, roots, created, n);
+	free(roots);
+	free(group);
 }
 
 /*
@@ -2262,14 +2337,14 @@ void hists_finish(struct hists *h, int dso_list_given)
 	pthread_t trees, widths_thread, rows_thread;
 	int trees_threaded = 0, widths_threaded, rows_threaded, comms_changed;
 	struct tree_job job = { h, NULL };
-	u32 *moved = NULL;
+	u32 *moved = NULL, *created_comms;
 
 	while (h->queue_len)
 		apply_oldest(h);
 	if (h->cc)
 		credit_records(h);
 	/* the comms as the entries print (trees_needed() groups by them) */
-	comms_changed = rewrite_comms(h);
+	comms_changed = rewrite_comms(h, &created_comms);
 	/* the trees are built meanwhile: nothing below reads them or their
 	   roots until the merges, which wait for them */
 	if (h->cc) {
@@ -2282,9 +2357,19 @@ void hists_finish(struct hists *h, int dso_list_given)
 		if (trees_threaded)
 			pthread_join(trees, NULL);
 		trees_threaded = 0;
+		if (moved) {
+			/* created_comms by the entries' new places */
+			u32 *at = xmalloc(h->nr_entries * sizeof(*at));
+
+			for (u32 i = 0; i < h->nr_entries; i++)
+				at[i] = created_comms[moved[i]];
+			free(created_comms);
+			created_comms = at;
+		}
 		place_roots(h, moved);
 		moved = NULL;
-		merge_comms(h);
+		merge_comms(h, created_comms);
+		free(created_comms);
 		if (h->cc)
 			trees_threaded = run_trees(h, &trees, finish_trees, h->cc);
 	}

@@ -254,6 +254,64 @@ static void test_symbol_filter(void **state)
 	hist_strings_free(strs);
 }
 
+/* Adds a sample of thread tid at ip whose one-item chain is chain_ip
+ * (no map: matched by address). */
+static void add_with_chain(struct hists *h, s32 tid, u64 ip, u64 chain_ip)
+{
+	struct addr_location al;
+	struct hist_prepared p;
+	struct cc_item it = { .ip = chain_ip, .match = chain_ip };
+	char level = '.';
+
+	resolve(tid, ip, &al);
+	hists_prepare(h, &al, 0, 1, 0, &p);
+	hists_add_prepared(h, &p, NULL, 0, al.dso, 0);
+	hists_add_callgraph(h, &it, &level, 1, 1, 0);
+}
+
+/*
+ * Entries whose comms became equal merge as perf's collapse merges them:
+ * in its input tree's order, the first keeps its tree and the others'
+ * paths are added to it with a count of one each.  Thread 102 has no
+ * comm when its first sample comes (perf names it ":102") and is named
+ * "main" later, in place: its entry sorted before main's (":" < "m"), so
+ * main's entry, with two samples on chain 0x2000, is the one merged:
+ * 0x2000 counts one sample (two periods), after 0x1000.
+ */
+static void test_renamed_comm_merge_order(void **state)
+{
+	struct hist_layout lay;
+	struct hist_strings *strs = hist_strings_new();
+	struct hists h;
+	const struct callchain_forest *f;
+	const struct cc_node *kid;
+	const u32 *kids;
+	u32 nr;
+
+	(void)state;
+	assert_int_equal(hist_layout_parse(&lay, "comm", NULL, 0, 0, 0), 0);
+	hists_init(&h, &lay, strs);
+	hists_enable_callchains(&h, CC_KEY_FUNCTION, 1, 0);
+	add_with_chain(&h, 100, 0x400100, 0x2000);
+	add_with_chain(&h, 100, 0x400100, 0x2000);
+	add_with_chain(&h, 102, 0x400100, 0x1000);
+	comm(100, 102, "main");
+	hists_finish(&h, 0);
+	assert_int_equal(h.nr_entries, 1);
+	f = h.cc;
+	nr = callchain_children(f, h.cc_roots[0], &kids);
+	assert_int_equal(nr, 2);
+	kid = &f->nodes[kids[0]];
+	assert_int_equal(f->items[kid->item].ip, 0x2000);
+	assert_int_equal(kid->hit, 2);
+	assert_int_equal(kid->count, 1);
+	kid = &f->nodes[kids[1]];
+	assert_int_equal(f->items[kid->item].ip, 0x1000);
+	assert_int_equal(kid->count, 1);
+	hists_release(&h);
+	hist_strings_free(strs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +320,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_late_sample_takes_over, setup_maps, teardown),
 		cmocka_unit_test_setup_teardown(test_output_ties, setup_maps, teardown),
+		cmocka_unit_test_setup_teardown(test_renamed_comm_merge_order, setup_maps,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
