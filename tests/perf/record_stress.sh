@@ -2,18 +2,20 @@
 # tests/perf/record_stress.sh - prof record again and again, under load,
 # for a bounded time: hunts crashes and races that one run rarely shows.
 #
-# For PROF_STRESS_SECONDS seconds (default 30; CI may give more), with a
-# busy loop on every CPU, runs prof record round-robin in these modes:
-# -g on a forking workload; -g on the demo workload; --call-graph dwarf on
-# 4 threads; -a -g;
-# -F 10000 on forks; -z; -p of a running process; -g stopped by SIGTERM or
-# SIGINT at a random moment (also during start-up); --call-graph dwarf
-# stopped by SIGTERM; -a stopped by SIGINT.  Each run must end with the
-# status it should (the command's 0, or 143/130 when it was stopped by
-# the signal), print no sanitizer report (run it with PROF=./prof-asan
+# For PROF_STRESS_SECONDS seconds (default 30, as in make test; a longer
+# hunt: PROF_STRESS_SECONDS=600 tests/run-all tests/perf/record_stress.sh,
+# and CI may export it), and each mode once at least, with a busy loop on
+# every CPU, runs prof record round-robin in these modes: -g on a forking
+# workload; -g on the demo workload; --call-graph dwarf on 4 threads;
+# -a -g; -F 10000 on forks; -z; -p of a running process; -g stopped by
+# SIGTERM or SIGINT at a random moment from the file's creation on (the
+# synthesis, the recording, the command's end); --call-graph dwarf stopped
+# by SIGTERM; -a stopped by SIGINT.  Each run must end with the status it
+# should (the command's 0, or 143/130 when it was stopped by the signal),
+# print nothing (-q; so no sanitizer report: run it with PROF=./prof-asan
 # too), and leave a file "perf report --header-only" reads.  One line per
 # mode says how many runs it had; a failure shows the first bad run's
-# status and stderr, and keeps nothing.
+# status and stderr.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -107,16 +109,14 @@ run_mode()
 
 end=$((SECONDS + seconds))
 i=0
-while [ $SECONDS -lt $end ]; do
+while [ $SECONDS -lt $end ] || [ $i -lt ${#modes[@]} ]; do	# each mode once at least
 	run_mode $((i % ${#modes[@]}))
 	i=$((i + 1))
 done
 
 for m in "${modes[@]}"; do
 	name=${m%%|*}
-	if [ -z "${runs[$name]}" ]; then
-		skip "$name: no crash, right status, a readable file" "no time left for it in $seconds s"
-	elif [ -z "${bad[$name]}" ]; then
+	if [ -z "${bad[$name]}" ]; then
 		ok "$name: no crash, right status, a readable file (${runs[$name]} runs)"
 	else
 		not_ok "$name: no crash, right status, a readable file" \
