@@ -86,13 +86,13 @@ record()
 	[ "$out" = z ] && args+=(-z)
 	case $target in
 	cmd) args+=(-- "$LOOP" 0.2) ;;
-	pid | tid)
-		"$LOOP" 0.6 &
+	pid | tid)	# (the target outlives the recording: killed after it)
+		"$LOOP" 60 &
 		bg=$!
 		args+=("-${target:0:1}" "$bg" --duration 0.2)
 		;;
 	all | cpu0)
-		"$LOOP" 0.6 &
+		"$LOOP" 60 &
 		bg=$!
 		args+=(--duration 0.2)
 		if [ "$target" = all ]; then args+=(-a); else args+=(-C 0); fi
@@ -175,7 +175,7 @@ for opts in "-g" "--call-graph dwarf" "--call-graph dwarf,1001" "-a" "-a -g" "-a
 		case $o in
 		pipe) pipe=1 ;;
 		-p | -t)
-			"$LOOP" 5 &
+			"$LOOP" 60 &
 			bg=$!
 			args+=("$o" "$bg")
 			;;
@@ -211,20 +211,31 @@ else
 		"$(diff "$TMP/live.perf" "$TMP/live.prof" | head -10)" "$(head -3 "$TMP/live.err")"
 fi
 
-# -p ends by itself when the process exits
-"$LOOP" 0.3 &
+# -p ends by itself when the process exits.  The target runs its 0.3 s
+# only once prof has made its file (so has attached to it: no race with a
+# slow start), as the same process (exec)
+# after_file FILE CMD...: waits (20 s at most) for FILE, then execs CMD
+after_file()
+{
+	sh -c 'i=0; while [ ! -e "$0" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+		exec "$@"' "$@"
+}
+rm -f "$TMP/self.data"
+after_file "$TMP/self.data" "$LOOP" 0.3 &
 bg=$!
 start=$EPOCHREALTIME
 timeout 10 "$PROF" record -q -o "$TMP/self.data" -p $bg
 rc=$?
-if [ $rc -eq 0 ] && ! kill -0 $bg 2>/dev/null &&
+# (gone, or a zombie the shell has not reaped yet)
+if [ $rc -eq 0 ] && { [ ! -e /proc/$bg ] || grep -q '^[0-9]* (.*) Z ' /proc/$bg/stat 2>/dev/null; } &&
 	perf report --header-only -i "$TMP/self.data" >/dev/null 2>&1; then
 	ok "-p stops when the process exits (after $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s)"
 else
-	not_ok "-p stops when the process exits" "status $rc"
+	not_ok "-p stops when the process exits" "status $rc" "target: $(cat /proc/$bg/stat 2>/dev/null)"
 fi
 wait $bg 2>/dev/null
-"$LOOP" 0.3 &
+rm -f "$TMP/self.data"
+after_file "$TMP/self.data" "$LOOP" 0.3 &
 bg=$!
 start=$SECONDS
 timeout 10 "$PROF" record -q -o "$TMP/self.data" -p $bg -- sleep 8
@@ -263,7 +274,11 @@ fi
 # SIGINT ends a system-wide recording as perf's ends: status 130, a whole file
 "$PROF" record -q -o "$TMP/int.data" -a &
 pid=$!
-sleep 0.4
+for _ in $(seq 400); do	# once prof has made its file (its handlers are set)
+	[ -e "$TMP/int.data" ] && break
+	sleep 0.05
+done
+sleep 0.2
 kill -INT $pid
 wait $pid
 rc=$?
