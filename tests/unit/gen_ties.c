@@ -4,36 +4,41 @@
  * unit rule so it links prof's library (its writer).
  *
  *	gen_ties OUT SEED --prog PATH [--prog PATH]... [--lib PATH]...
- *		 [--no-kernel] [-v]
+ *		 [--no-kernel] [--without FEATURE[,FEATURE...]] [-v]
  *
- * Every sample hits a real function of a file on this machine: the
- * --prog executables (their global functions that all of them define, so
- * one name lives in several DSOs), the --lib libraries (their functions,
- * from .symtab or else .dynsym) and, unless --no-kernel, the running
- * kernel (text symbols of /proc/kallsyms between _stext and _etext).  The
- * file is written as prof record writes one: prof's writer (header, attrs,
- * features of this host, BUILD_ID of the DSOs the samples hit), the kernel
- * and module maps synthesized from /proc, then the records.
+ * Every sample hits a real place of a file on this machine: the --prog
+ * executables (their global functions that all of them define, so one
+ * name lives in several DSOs; a copy under another directory gives two
+ * DSOs of one short name), the --lib libraries (their functions, from
+ * .symtab or else .dynsym; the first is mapped by every process, the
+ * others by some) and, unless --no-kernel, the running kernel (text
+ * symbols of /proc/kallsyms between _stext and _etext); a few frames are
+ * in no function (gaps between them) or in no map.  The file is written
+ * as prof record writes one: prof's writer (header, attrs, features of
+ * this host, BUILD_ID of the DSOs the samples hit), the kernel and module
+ * maps synthesized from /proc, then the records.
  *
  * What the seed decides (a splitmix64 stream; the same seed and files
  * give the same output):
- *  - processes (1-4), each running one of the --prog files with every
- *    --lib mapped, at bases that some processes share and others do not;
- *    a process starts from a COMM (as synthesized at record start) or is
- *    forked from an earlier one and execs (COMM with COMM_EXEC, new
- *    MMAP2s); 1-3 threads each (FORK), some renamed at creation, some
- *    renamed half-way (COMM with or without COMM_EXEC), a few never
- *    announced (no FORK: sampled before their first COMM); comm names come
- *    from a small pool, so different processes share names; maybe a
- *    kernel thread with kernel-only chains;
- *  - a call tree per "program" (abstract frames: program function k,
- *    library function k, kernel function k), built to tie: sibling
+ *  - processes (1-4), each running one of the --prog files, at bases that
+ *    some processes share and others do not, its libraries mapped in an
+ *    order of its own; a process starts from a COMM (as synthesized at
+ *    record start) or is forked from an earlier one and execs (COMM with
+ *    COMM_EXEC, new MMAP2s); 1-3 threads each (FORK), some renamed at
+ *    creation, some renamed half-way (COMM with or without COMM_EXEC), a
+ *    few never announced (no FORK: sampled before their first COMM); comm
+ *    names come from a small pool, so different processes share names;
+ *    maybe a process that exits half-way and another that then takes its
+ *    pid; maybe a kernel thread (or the idle task, pid 0, with no COMM)
+ *    with kernel-only chains;
+ *  - call trees (abstract frames: program function k, library function k,
+ *    kernel function k, gap k, unmapped address k), built to tie: sibling
  *    subtrees are often copies of one shape (equal weight), leaves may go
  *    into the kernel (chains with PERF_CONTEXT_KERNEL then
  *    PERF_CONTEXT_USER parts), frames may recur (recursion);
  *  - each root-to-leaf path is sampled in 1-3 threads (identical chains
  *    from different threads, comms, processes and DSOs) with equal weight:
- *    equal periods, or one total split into 1-3 samples of unequal periods;
+ *    equal periods, or one total split into samples of unequal periods;
  *    every frame gets a random offset inside its function;
  *  - one event (cpu-clock) or two (cpu-clock and task-clock, samples
  *    with ID);
@@ -41,8 +46,12 @@
  *    written in shuffled order, equal timestamps now and then, and
  *    records that arrive one round late (allowed by perf's rule).
  *
- * -v prints what was generated (threads, maps, paths with names) on
- * stderr.  Exit status 0, 1 on an error (message on stderr), 2 on bad use.
+ * --without leaves features out (kernel same-name unannounced renames
+ * reuse kthread odd two-events late equal-times shuffle libs), each where
+ * it would have been drawn, so the rest of the seed's file stays the same:
+ * a failing seed can be cut down to the feature that matters.  -v prints
+ * what was generated (threads, maps, paths with names) on stderr.  Exit
+ * status 0, 1 on an error (message on stderr), 2 on bad use.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,10 +93,12 @@ static u64 rnd(void)
 	return z ^ (z >> 31);
 }
 
-/* A number in [0, n). */
+/* A number in [0, n) (0 when n is 0; a number is drawn either way). */
 static u32 below(u32 n)
 {
-	return n ? (u32)(rnd() % n) : 0;
+	u64 r = rnd();
+
+	return n ? (u32)(r % n) : 0;
 }
 
 /* True with probability percent/100. */
@@ -372,6 +383,25 @@ struct node {
 static struct file progs[MAX_FILES], libs[MAX_FILES], kernel_file;
 static u32 nr_progs, nr_libs, prog_common;	/* progs[0]'s first prog_common functions */
 static int use_kernel = 1, verbose;
+
+/* What --without can leave out (each still draws its numbers, so the
+ * rest of a seed's file stays as it was). */
+enum {
+	F_KERNEL = 1 << 0, F_SAME_NAME = 1 << 1, F_UNANNOUNCED = 1 << 2, F_RENAMES = 1 << 3,
+	F_REUSE = 1 << 4, F_KTHREAD = 1 << 5, F_ODD = 1 << 6, F_TWO_EVENTS = 1 << 7,
+	F_LATE = 1 << 8, F_EQUAL_TIMES = 1 << 9, F_SHUFFLE = 1 << 10, F_LIBS = 1 << 11,
+};
+static const char *const feature_names[] = {
+	"kernel", "same-name", "unannounced", "renames", "reuse", "kthread", "odd",
+	"two-events", "late", "equal-times", "shuffle", "libs",
+};
+static unsigned without;
+
+/* drawn, unless feature f is left out */
+static int feature(unsigned f, int drawn)
+{
+	return drawn && !(without & f);
+}
 static int *prog_index[MAX_FILES];	/* common function k -> index in progs[i] */
 
 static struct proc procs[MAX_PROCS];
@@ -511,6 +541,13 @@ static void emit_maps(const struct proc *p, u64 t)
 
 /* ---- building the model ---------------------------------------------------- */
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 static u64 user_base(int lib)
 {
 	return lib ? 0x7f0000000000ULL + ((u64)below(0x100000) << 12)
@@ -519,7 +556,8 @@ static u64 user_base(int lib)
 
 static void make_procs(void)
 {
-	u32 next_pid = 1000 + below(20000);
+	u32 next_pid = 1000 + below(20000), early_i, kpid;
+	int reuse, kthread, idle, kworker;
 
 	nr_procs = 1 + below(4);
 	for (u32 i = 0; i < nr_procs; i++) {
@@ -528,6 +566,12 @@ static void make_procs(void)
 		p->pid = next_pid;
 		next_pid += 1 + below(40);
 		p->prog = (int)below(nr_progs);
+		if (without & F_SAME_NAME)	/* the first program of its base name */
+			for (int k = 0; k < p->prog; k++)
+				if (!strcmp(base_name(progs[k].path), base_name(progs[p->prog].path))) {
+					p->prog = k;
+					break;
+				}
 		p->prog_base = progs[p->prog].is_exec ? 0 :
 			       i && chance(30) ? procs[below(i)].prog_base : user_base(0);
 		for (u32 l = 0; l < nr_libs; l++) {
@@ -546,9 +590,11 @@ static void make_procs(void)
 		p->parent = i && chance(60) ? (int)below(i) : -1;
 		p->comm = comm_pool[below(sizeof(comm_pool) / sizeof(*comm_pool))];
 	}
-	if (nr_procs >= 2 && chance(20)) {
+	reuse = feature(F_REUSE, chance(20)) && nr_procs >= 2;
+	early_i = below(nr_procs - 1);
+	if (reuse) {
 		/* the last process takes the pid of an earlier one that exits */
-		struct proc *late = &procs[nr_procs - 1], *early = &procs[below(nr_procs - 1)];
+		struct proc *late = &procs[nr_procs - 1], *early = &procs[early_i];
 
 		pid_reused = 1;
 		early->phase = 1;
@@ -556,20 +602,25 @@ static void make_procs(void)
 		late->pid = early->pid;
 		late->parent = (int)(early - procs) ? 0 : -1;	/* -1: forked by pid 1 */
 	}
-	if (use_kernel && nr_procs < MAX_PROCS && chance(35)) {
+	kthread = feature(F_KERNEL | F_KTHREAD, chance(35)) && use_kernel && nr_procs < MAX_PROCS;
+	idle = chance(40);
+	kpid = 2 + below(200);
+	kworker = chance(50);
+	if (kthread) {
 		struct proc *p = &procs[nr_procs++];
 
 		p->parent = -1;
 		p->kernel_thread = 1;
-		if (chance(40)) {
+		if (idle) {
 			p->pid = 0;	/* the idle task: no COMM */
 			p->no_comm = 1;
 			p->comm = "swapper";
 		} else {
-			p->pid = 2 + below(200);
-			p->comm = chance(50) ? "kworker/0:1" : "ties";
+			p->pid = kpid;
+			p->comm = kworker ? "kworker/0:1" : "ties";
 		}
 	}
+
 	for (u32 i = 0; i < nr_procs; i++) {
 		u32 n = procs[i].kernel_thread ? 1 : 1 + below(3);
 
@@ -578,13 +629,18 @@ static void make_procs(void)
 
 			t->proc = (int)i;
 			t->tid = procs[i].pid + j;
-			t->comm = j && chance(40) ? comm_pool[below(5)] : procs[i].comm;
-			if (j && chance(8)) {
+			int other = chance(40), unannounced = feature(F_UNANNOUNCED, chance(8)) && j;
+			int renamed = feature(F_RENAMES, chance(25));
+			const char *name = comm_pool[below(5)], *name2 = comm_pool[below(5)];
+			int exec = chance(40);
+
+			t->comm = j && other ? name : procs[i].comm;
+			if (unannounced) {
 				t->unannounced = 1;
 				t->comm2 = t->comm;
-			} else if (chance(25)) {
-				t->comm2 = comm_pool[below(5)];
-				t->rename_exec = chance(40);
+			} else if (renamed) {
+				t->comm2 = name2;
+				t->rename_exec = exec;
 			}
 		}
 	}
@@ -596,14 +652,18 @@ static u32 nr_nodes;
 static struct frame pick_frame(int in_kernel)
 {
 	struct frame f = { FR_PROG, 0, 0 };
+	int odd = feature(F_ODD, chance(odd_percent)) && odd_pool_n;
+	u32 odd_k = below(odd_pool_n);
+	int lib = feature(F_LIBS, chance(35)) && lib_pool_n;
+	u32 lib_k = below(lib_pool_n), prog_k = below(prog_pool_n), kernel_k = below(kernel_pool_n);
 
 	if (in_kernel)
-		return kernel_pool[below(kernel_pool_n)];
-	if (odd_pool_n && chance(odd_percent))
-		return odd_pool[below(odd_pool_n)];
-	if (lib_pool_n && chance(35))
-		return lib_pool[below(lib_pool_n)];
-	f.k = prog_pool[below(prog_pool_n)];
+		return kernel_pool[kernel_k];
+	if (odd)
+		return odd_pool[odd_k];
+	if (lib)
+		return lib_pool[lib_k];
+	f.k = prog_pool[prog_k];
 	return f;
 }
 
@@ -637,7 +697,7 @@ static int grow(int parent, struct frame f, int depth, int src, int max_depth)
 
 		if (wide && chance(30))
 			k += 2;
-		int go_kernel = use_kernel && !kernel && chance(depth >= 2 ? 30 : 10);
+		int go_kernel = feature(F_KERNEL, chance(depth >= 2 ? 30 : 10)) && use_kernel && !kernel;
 		int first = -1;
 		int copy = chance(55);
 
@@ -791,32 +851,42 @@ static void make_slots(u32 first, int kernel)
 
 	for (u32 i = first; i < nr_nodes; i++) {
 		u32 nt, weight;
+		int doubled;
 
 		if (nodes[i].nr_children)
 			continue;
 		nt = 1 + below(chance(50) ? 3 : 1);
-		weight = per_leaf * (period_mode == 2 && chance(30) ? 2 : 1);
+		doubled = chance(30);
+		weight = per_leaf * (period_mode == 2 && doubled ? 2 : 1);
 		for (u32 j = 0; j < nt; j++) {
-			u32 cands[MAX_THREADS], nc = 0, th;
+			u32 cands[MAX_THREADS], nc = 0, pick, cpu[2];
+			int split;
+			u64 total = weight * PERIOD_UNIT, a, offsets[2];
 
 			for (u32 k = 0; k < nr_threads; k++)
 				if (procs[threads[k].proc].kernel_thread == kernel &&
 				    maps_path(&procs[threads[k].proc], (int)i))
 					cands[nc++] = k;
-			if (!nc)
-				break;
-			th = cands[below(nc)];
-			if (period_mode == 1 && weight > 1 && chance(60)) {
-				/* the same total in samples of unequal periods */
-				u64 total = weight * PERIOD_UNIT, a = PERIOD_UNIT / 2 + below(weight) * PERIOD_UNIT;
-
-				add_slot((struct slot){ (int)i, (int)th, a, 0, below(2), (u32)rnd() });
-				add_slot((struct slot){ (int)i, (int)th, total - a, 0, below(2), (u32)rnd() });
-			} else {
-				for (u32 w = 0; w < weight; w++)
-					add_slot((struct slot){ (int)i, (int)th, PERIOD_UNIT, 0, below(2),
-								(u32)rnd() });
+			/* the same numbers drawn whatever is left out */
+			pick = below(nc);
+			split = chance(60);
+			a = PERIOD_UNIT / 2 + below(weight) * PERIOD_UNIT;
+			for (int k = 0; k < 2; k++) {
+				cpu[k] = below(2);
+				offsets[k] = rnd();
 			}
+			if (!nc)
+				continue;
+			if (period_mode == 1 && weight > 1 && split) {
+				/* the same total in samples of unequal periods */
+				add_slot((struct slot){ (int)i, (int)cands[pick], a, 0, cpu[0], (u32)offsets[0] });
+				add_slot((struct slot){ (int)i, (int)cands[pick], total - a, 0, cpu[1],
+							(u32)offsets[1] });
+				continue;
+			}
+			for (u32 w = 0; w < weight; w++)
+				add_slot((struct slot){ (int)i, (int)cands[pick], PERIOD_UNIT, 0,
+							w < 2 ? cpu[w] : below(2), w < 2 ? (u32)offsets[w] : (u32)rnd() });
 		}
 	}
 }
@@ -896,9 +966,27 @@ static void start_proc(u32 i, u64 *t)
 
 static void usage(void)
 {
-	fputs("usage: gen_ties OUT SEED --prog PATH [--prog PATH]... [--lib PATH]... [--no-kernel] [-v]\n",
-	      stderr);
+	fputs("usage: gen_ties OUT SEED --prog PATH [--prog PATH]... [--lib PATH]... [--no-kernel]\n"
+	      "                [--without FEATURE[,FEATURE...]] [-v]\n"
+	      "features: kernel same-name unannounced renames reuse kthread odd two-events\n"
+	      "          late equal-times shuffle libs\n", stderr);
 	exit(2);
+}
+
+/* Adds the comma-separated features of list to without. */
+static void parse_without(const char *list)
+{
+	while (*list) {
+		size_t n = strcspn(list, ","), k;
+
+		for (k = 0; k < sizeof(feature_names) / sizeof(*feature_names); k++)
+			if (strlen(feature_names[k]) == n && !strncmp(list, feature_names[k], n))
+				break;
+		if (k == sizeof(feature_names) / sizeof(*feature_names))
+			usage();
+		without |= 1u << k;
+		list += n + (list[n] == ',');
+	}
 }
 
 /* Collects the kernel and module maps prof record would write. */
@@ -935,7 +1023,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--lib") && i + 1 < argc && nr_libs < MAX_FILES)
 			load_file(&libs[nr_libs++], argv[++i], 0);
 		else if (!strcmp(argv[i], "--no-kernel"))
-			use_kernel = 0;
+			without |= F_KERNEL;
+		else if (!strcmp(argv[i], "--without") && i + 1 < argc)
+			parse_without(argv[++i]);
 		else if (!strcmp(argv[i], "-v"))
 			verbose = 1;
 		else
@@ -943,6 +1033,7 @@ int main(int argc, char **argv)
 	}
 	if (!nr_progs)
 		usage();
+	use_kernel = !(without & F_KERNEL);
 	if (use_kernel && load_kernel(&kernel_file))
 		die_msg("no kernel text symbols in /proc/kallsyms (use --no-kernel)");
 
@@ -967,7 +1058,7 @@ int main(int argc, char **argv)
 			prog_gaps = 0;
 
 	rng_state = seed * 0x2545f4914f6cdd1dULL + 17;
-	two_events = chance(30);
+	two_events = feature(F_TWO_EVENTS, chance(30));
 
 	/* the pools this seed draws from */
 	prog_pool_n = 3 + below(prog_common < 12 ? prog_common - 3 : 9);
@@ -997,7 +1088,7 @@ int main(int argc, char **argv)
 		else
 			odd_pool[i] = (struct frame){ FR_GAP, (u8)lib, (u16)below(1000) };
 	}
-	kernel_pool_n = use_kernel ? 2 + below(6) : 0;
+	kernel_pool_n = 2 + below(6);	/* unused without the kernel */
 	for (u32 i = 0; i < kernel_pool_n; i++)
 		kernel_pool[i] = (struct frame){ FR_KERNEL, 0, (u16)below(kernel_file.nr_funcs) };
 
@@ -1015,9 +1106,15 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (two_events)
-		for (size_t i = 0; i < nr_slots; i++)
-			slots[i].event = chance(40);
+	for (size_t i = 0; i < nr_slots; i++) {
+		int second = chance(40);
+
+		slots[i].event = two_events && second;
+	}
+
+	/* the timeline draws from a stream of its own, so that what the
+	 * model leaves out does not move it more than it must */
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 4242;
 
 	/* the order samples are taken in (a random key, in the first half
 	 * for a process that exits half-way, in the second for the one that
@@ -1080,23 +1177,29 @@ int main(int argc, char **argv)
 				if (procs[k].phase == 2)
 					start_proc(k, &t);
 		}
+		int tie = chance(20), equal = feature(F_EQUAL_TIMES, chance(10));
+		u64 step = 1000 + below(3) * 1000;
+
 		for (u32 k = 0; k < nr_threads; k++) {
 			struct thread *th = &threads[k];
 
-			if (th->comm2 && th->rename_at == i)
+			if (th->comm2 && th->rename_at == i)	/* maybe at the next sample's time */
 				emit_comm(procs[th->proc].pid, th->tid, th->comm2, th->rename_exec,
-					  t + (chance(20) ? 0 : 1000));
+					  t + (tie ? 0 : 1000));
 		}
 		if (i == nr_slots)
 			break;
-		t += chance(10) ? 0 : 1000 + below(3) * 1000;	/* equal times now and then */
+		t += equal ? 0 : step;	/* equal times now and then */
 		emit_sample(&slots[order[i]], t);
 	}
 	t += 100000;
-	for (u32 i = 0; i < nr_threads; i++)
-		if (procs[threads[i].proc].phase != 1 && chance(30))
+	for (u32 i = 0; i < nr_threads; i++) {
+		int exits = chance(30);
+
+		if (procs[threads[i].proc].phase != 1 && exits)
 			emit_fork(PD_REC_EXIT, procs[threads[i].proc].pid, procs[threads[i].proc].pid,
 				  threads[i].tid, threads[i].tid, t += 1000);
+	}
 
 	if (verbose) {
 		fprintf(stderr, "seed %llu: %s event(s), %zu samples\n", (unsigned long long)seed,
@@ -1176,6 +1279,9 @@ int main(int argc, char **argv)
 		struct pd_header round = { PD_REC_FINISHED_ROUND, 0, sizeof(round) };
 		size_t i = n_setup, late_n = 0;
 		struct item *late[8];
+		int shuffle;
+
+		rng_state = seed * 0x2545f4914f6cdd1dULL + 777;	/* the rounds' own stream */
 
 		pw_write(&w, &init, sizeof(init));
 		while (i < nr_items || late_n) {
@@ -1191,19 +1297,21 @@ int main(int argc, char **argv)
 			late_n = 0;
 			for (; i < end_i; i++) {
 				/* a record of this round held back into the next */
-				if (end_i < nr_items && late_n < 8 && chance(5))
+				if (feature(F_LATE, chance(5)) && end_i < nr_items && late_n < 8)
 					late[late_n++] = &items[i];
 				else
 					round_items[nr++] = &items[i];
 			}
-			if (chance(70))
-				for (size_t k = nr; k > 1; k--) {
-					size_t j = below((u32)k);
-					struct item *x = round_items[k - 1];
+			shuffle = feature(F_SHUFFLE, chance(70));
+			for (size_t k = nr; k > 1; k--) {
+				size_t j = below((u32)k);
+				struct item *x = round_items[k - 1];
 
-					round_items[k - 1] = round_items[j];
-					round_items[j] = x;
-				}
+				if (!shuffle)
+					continue;
+				round_items[k - 1] = round_items[j];
+				round_items[j] = x;
+			}
 			for (size_t k = 0; k < nr; k++)
 				pw_write(&w, round_items[k]->rec, ((struct pd_header *)round_items[k]->rec)->size);
 			pw_write(&w, &round, sizeof(round));
