@@ -402,6 +402,7 @@ static int feature(unsigned f, int drawn)
 {
 	return drawn && !(without & f);
 }
+
 static int *prog_index[MAX_FILES];	/* common function k -> index in progs[i] */
 
 static struct proc procs[MAX_PROCS];
@@ -416,7 +417,8 @@ static u64 junk[NR_JUNK];	/* addresses no process maps */
 static u32 odd_percent;		/* how often a frame is a gap or junk */
 static int wide;		/* a bushy tree (hundreds of samples) */
 
-static const char *comm_pool[] = { "ties", "worker", "alpha", "sh", "beta-long-name12" };
+#define NR_COMMS 5
+static const char *comm_pool[NR_COMMS] = { "ties", "worker", "alpha", "sh", "beta-long-name12" };
 
 /* ---- records ------------------------------------------------------------- */
 
@@ -425,7 +427,6 @@ struct item {
 	u64 time;
 	u64 seq;		/* creation order: the tie-break of the timeline */
 	u8 *rec;
-	int is_sample;
 };
 
 static struct item *items;
@@ -468,7 +469,7 @@ static void trailer(u32 pid, u32 tid, u64 time, u32 cpu)
 }
 
 /* Queues the record built in rec_buf at time t. */
-static void finish(u64 t, int is_sample)
+static void finish(u64 t)
 {
 	u16 size = (u16)rec_len;
 
@@ -482,7 +483,6 @@ static void finish(u64 t, int is_sample)
 	items[nr_items].time = t;
 	items[nr_items].seq = nr_items;
 	items[nr_items].rec = xalloc(rec_len);
-	items[nr_items].is_sample = is_sample;
 	memcpy(items[nr_items].rec, rec_buf, rec_len);
 	nr_items++;
 }
@@ -494,7 +494,7 @@ static void emit_comm(u32 pid, u32 tid, const char *comm, int exec, u64 t)
 	put32(tid);
 	put_str(comm);
 	trailer(pid, tid, t, 0);
-	finish(t, 0);
+	finish(t);
 }
 
 static void emit_fork(u32 type, u32 pid, u32 ppid, u32 tid, u32 ptid, u64 t)
@@ -506,7 +506,7 @@ static void emit_fork(u32 type, u32 pid, u32 ppid, u32 tid, u32 ptid, u64 t)
 	put32(ptid);
 	put64(t);
 	trailer(pid, tid, t, 0);
-	finish(t, 0);
+	finish(t);
 }
 
 static void emit_mmap2(u32 pid, const struct file *f, u64 base, u64 t)
@@ -528,7 +528,7 @@ static void emit_mmap2(u32 pid, const struct file *f, u64 base, u64 t)
 	put32(MAP_PRIVATE);
 	put_str(f->path);
 	trailer(pid, pid, t, 0);
-	finish(t, 0);
+	finish(t);
 }
 
 static void emit_maps(const struct proc *p, u64 t)
@@ -588,7 +588,7 @@ static void make_procs(void)
 			p->lib_order[j] = x;
 		}
 		p->parent = i && chance(60) ? (int)below(i) : -1;
-		p->comm = comm_pool[below(sizeof(comm_pool) / sizeof(*comm_pool))];
+		p->comm = comm_pool[below(NR_COMMS)];
 	}
 	reuse = feature(F_REUSE, chance(20)) && nr_procs >= 2;
 	early_i = below(nr_procs - 1);
@@ -626,14 +626,13 @@ static void make_procs(void)
 
 		for (u32 j = 0; j < n && nr_threads < MAX_THREADS; j++) {
 			struct thread *t = &threads[nr_threads++];
+			int other = chance(40), unannounced = feature(F_UNANNOUNCED, chance(8)) && j;
+			int renamed = feature(F_RENAMES, chance(25));
+			const char *name = comm_pool[below(NR_COMMS)], *name2 = comm_pool[below(NR_COMMS)];
+			int exec = chance(40);
 
 			t->proc = (int)i;
 			t->tid = procs[i].pid + j;
-			int other = chance(40), unannounced = feature(F_UNANNOUNCED, chance(8)) && j;
-			int renamed = feature(F_RENAMES, chance(25));
-			const char *name = comm_pool[below(5)], *name2 = comm_pool[below(5)];
-			int exec = chance(40);
-
 			t->comm = j && other ? name : procs[i].comm;
 			if (unannounced) {
 				t->unannounced = 1;
@@ -682,7 +681,7 @@ static int grow(int parent, struct frame f, int depth, int src, int max_depth)
 		nodes[parent].nr_children++;
 	if (src >= 0) {
 		/* the same shape: as many children, each a copy of src's child's */
-		for (u32 c = (u32)src + 1; c < nr_nodes - 1; c++) {
+		for (u32 c = (u32)src + 1; c < (u32)id; c++) {	/* src's subtree is before id */
 			if (nodes[c].parent != src)
 				continue;
 			grow(id, pick_frame(kernel || nodes[c].f.kind == FR_KERNEL), depth + 1,
@@ -694,13 +693,13 @@ static int grow(int parent, struct frame f, int depth, int src, int max_depth)
 		return id;	/* a leaf */
 	{
 		u32 r = below(10), k = depth == 0 ? 2 + (r >= 6) : r < 2 ? 1 : r < 7 ? 2 : 3;
-
-		if (wide && chance(30))
-			k += 2;
+		int bushy = wide && chance(30);
 		int go_kernel = feature(F_KERNEL, chance(depth >= 2 ? 30 : 10)) && use_kernel && !kernel;
 		int first = -1;
 		int copy = chance(55);
 
+		if (bushy)
+			k += 2;
 		for (u32 c = 0; c < k; c++) {
 			struct frame cf = pick_frame(kernel || go_kernel);
 
@@ -822,7 +821,7 @@ static void emit_sample(const struct slot *s, u64 t)
 		nr++;
 	}
 	memcpy(rec_buf + nr_pos, &nr, 8);
-	finish(t, 1);
+	finish(t);
 	if (!first_sample_time || t < first_sample_time)
 		first_sample_time = t;
 	if (t > last_sample_time)
@@ -995,7 +994,7 @@ static void collect_setup(void *arg, const void *rec, size_t size)
 	(void)arg;
 	memcpy(rec_buf, rec, size);
 	rec_len = size;
-	finish(0, 0);
+	finish(0);
 }
 
 int main(int argc, char **argv)
