@@ -181,11 +181,13 @@ fi
 rm -f "$TMP/probe.data"
 
 # the ways perf is run again to see whether its output depends on its heap
-# layout (a preloaded library that leaves holes of many sizes, with two
+# layout (a preloaded library that leaves holes of many sizes, in four
 # patterns; malloc tunables) or on the size of its environment
 perturbations=()
 if [ -n "$holes" ]; then
-	perturbations+=("LD_PRELOAD=$holes HOLES_STEP=8" "LD_PRELOAD=$holes HOLES_STEP=40")
+	for step in 8 24 40 72; do
+		perturbations+=("LD_PRELOAD=$holes HOLES_STEP=$step")
+	done
 fi
 perturbations+=("GLIBC_TUNABLES=glibc.malloc.tcache_count=0"
 	"GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096:glibc.malloc.top_pad=1048576"
