@@ -45,7 +45,9 @@
 # if perf itself then prints something else, its order there depends on
 # heap addresses (it compares DSO pointers, KNOWN-DIFFERENCES.md), and
 # when the two outputs hold the same lines in another order the check is
-# skipped with that reason; any other difference fails.
+# skipped with that reason.  A report where perf prints one unresolved
+# address twice as an entry (its input tree lost it) is skipped too; any
+# other difference fails.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -219,10 +221,29 @@ unordered()
 	sed -e 's/^[ |]*//' -e 's/^-*//' "$1" | grep -v '^$' | sort
 }
 
+# split_rows FILE: does FILE (a report) hold one unresolved address twice
+# as an entry of one event?  Two entries of one address are one key that
+# perf's input tree could not find again: it compares unresolved entries
+# by address and the others by DSO first, which is no order, and prof
+# merges them (KNOWN-DIFFERENCES.md, "Entries perf's tree cannot find
+# again").  A name twice is no sign: one function of two DSOs is two keys.
+split_rows()
+{
+	awk '/^# Samples:/ { n++ }
+	     /^ +[0-9.]+%/ && $NF ~ /^0x[0-9a-f]+$/ {
+		key = $0
+		gsub(/[0-9.]+%/, "", key)
+		if (seen[n " " key]++)
+			found = 1
+	     }
+	     END { exit !found }' "$1"
+}
+
 # ties_check NAME SEED CMD_PERF CMD_PROF REPLAY: compares the two commands'
-# stdout and status (as lib.sh's compare); where they differ only in
-# order and perf's order changes in a perturbation, skips; prints REPLAY
-# (the two tools' commands) on failure
+# stdout and status (as lib.sh's compare); where they differ, skips when
+# perf split an entry (split_rows) or when only the order differs and
+# perf's order changes in a perturbation; prints REPLAY (the two tools'
+# commands) on failure
 ties_check()
 {
 	local name=$1 seed=$2 cmd_perf=$3 cmd_prof=$4 replay=$5 rc_perf rc_prof before
@@ -235,6 +256,10 @@ ties_check()
 	(eval "$cmd_prof") >"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
 	sed -i 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
+	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && split_rows "$TMP/perf.out"; then
+		skip "$name" "perf split an entry its tree could not find again"
+		return
+	fi
 	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && perf_unstable "$cmd_perf"; then
 		if [ "$rc_perf" -eq "$rc_prof" ] &&
 			cmp -s <(unordered "$TMP/perf.out") <(unordered "$TMP/prof.out"); then
