@@ -45,9 +45,12 @@
 # if perf itself then prints something else, its order there depends on
 # heap addresses (it compares DSO pointers, KNOWN-DIFFERENCES.md), and
 # when the two outputs hold the same lines in another order the check is
-# skipped with that reason.  A report where perf prints one unresolved
-# address twice as an entry (its input tree lost it) is skipped too; any
-# other difference fails.
+# skipped with that reason.  A report is skipped too where perf split an
+# entry or a call-graph node (its input trees compare unresolved addresses
+# and symbols in a way that is no order, lose a key and add it again:
+# KNOWN-DIFFERENCES.md): one unresolved address twice as an entry, or a
+# function more often under one node than in prof's graph where that node
+# has an unresolved child.  Any other difference fails.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -239,14 +242,70 @@ split_rows()
 	     END { exit !found }' "$1"
 }
 
-# ties_check NAME SEED CMD_PERF CMD_PROF REPLAY: compares the two commands'
-# stdout and status (as lib.sh's compare); where they differ, skips when
-# perf split an entry (split_rows) or when only the order differs and
-# perf's order changes in a perturbation; prints REPLAY (the two tools'
-# commands) on failure
+# tree_keys: reads a report printed as a whole graph (-g graph,0,0) and
+# prints a line for each call-graph node: its parent's key (the entry's
+# line without percentages, then the first names of the ancestors, joined
+# by \034), a tab, its own first name
+tree_keys()
+{
+	awk '/^ +[0-9.]+%/ && !/--/ {
+		entry = $0
+		gsub(/[0-9.]+%/, "", entry)
+		sp = 0
+		next
+	}
+	{
+		i = index($0, "--")
+		if (!i || $0 !~ /--[0-9.]+%?--/)
+			next
+		name = substr($0, i)
+		sub(/^--[0-9.]+%?--/, "", name)
+		while (sp > 0 && col[sp] >= i)
+			sp--
+		parent = entry
+		for (k = 1; k <= sp; k++)
+			parent = parent "\034" anc[k]
+		col[++sp] = i
+		anc[sp] = name
+		print parent "\t" name
+	}'
+}
+
+# graph_split CMD_PERF CMD_PROF: the whole trees of both reports (their
+# commands print them): does perf hold a function more often under one
+# node than prof, where one of that node's children is an unresolved
+# address?  That is perf's split node (KNOWN-DIFFERENCES.md, "The same
+# function many times under one caller"): its tree of children compares
+# resolved entries of one DSO by symbol and unresolved ones by address,
+# which is no order, and it adds a function it cannot find again; prof
+# merges them.  One name twice is no sign alone: one function of two DSOs
+# is two nodes in both.
+graph_split()
+{
+	(eval "$2") 2>/dev/null | tree_keys >"$TMP/prof.keys"
+	(eval "$1") 2>/dev/null | tree_keys | awk -F '\t' '
+		NR == FNR { prof[$0]++; next }
+		{ perf[$0]++; if ($2 ~ /^0x[0-9a-f]+$/) mixed[$1] = 1 }
+		END {
+			for (k in perf) {
+				split(k, f, "\t")
+				if ((f[1] in mixed) && perf[k] > prof[k] + 0)
+					exit 0
+			}
+			exit 1
+		}' "$TMP/prof.keys" -
+}
+
+# ties_check NAME SEED CMD_PERF CMD_PROF REPLAY [TREE_PERF TREE_PROF]:
+# compares the two commands' stdout and status (as lib.sh's compare);
+# where they differ, skips when perf split an entry (split_rows) or a
+# call-graph node (graph_split on the TREE commands, which print the
+# whole graphs), or when only the order differs and perf's order changes
+# in a perturbation; prints REPLAY (the two tools' commands) on failure
 ties_check()
 {
-	local name=$1 seed=$2 cmd_perf=$3 cmd_prof=$4 replay=$5 rc_perf rc_prof before
+	local name=$1 seed=$2 cmd_perf=$3 cmd_prof=$4 replay=$5 tree_perf=${6:-} tree_prof=${7:-}
+	local rc_perf rc_prof before
 
 	if [ -n "${TIES_ONLY:-}" ] && ! [[ $name =~ $TIES_ONLY ]]; then
 		return
@@ -258,6 +317,11 @@ ties_check()
 	sed -i 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
 	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && split_rows "$TMP/perf.out"; then
 		skip "$name" "perf split an entry its tree could not find again"
+		return
+	fi
+	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && [ -n "$tree_perf" ] &&
+		graph_split "$tree_perf" "$tree_prof"; then
+		skip "$name" "perf split a call-graph node its tree could not find again"
 		return
 	fi
 	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && perf_unstable "$cmd_perf"; then
@@ -289,7 +353,9 @@ report()
 	ties_check "ties $seed report $name" "$seed" \
 		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
 		"tipless '$PROF' report --stdio -i '$file' $args" \
-		"diff <(perf report --stdio -i $file $args) <(prof report --stdio -i $file $args)"
+		"diff <(perf report --stdio -i $file $args) <(prof report --stdio -i $file $args)" \
+		"perf report --stdio -i '$file' $args -g graph,0,0" \
+		"'$PROF' report --stdio -i '$file' $args -g graph,0,0"
 }
 
 # script_both NAME SEED ARGS...: "script" of both tools, byte for byte
