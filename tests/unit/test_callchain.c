@@ -219,12 +219,58 @@ static void test_split_head_keeps_place(void **state)
 	callchain_forest_free(f);
 }
 
+/*
+ * Two inlined siblings and an unresolved one: "a" < "b" by name, while
+ * each compares with the unresolved address 0x150 by its own address (a
+ * at 0x201 > 0x150 > b at 0x101): a cycle.  Inserted b, a, u: b is the
+ * root; a < b goes right; u > b goes left.  In order: u, b, a.  (The
+ * unresolved sibling among resolved ones of its DSO is what sends the
+ * set to the tree here.)
+ */
+static void test_inlined_and_unresolved_cycle(void **state)
+{
+	struct dso dso;
+	struct symbol p = make_sym("parent", 0x10, 0, 0);
+	struct symbol a = make_sym("a", 0x200, 1, 1), b = make_sym("b", 0x100, 1, 2);
+	struct callchain_forest *f = callchain_forest_new(CC_KEY_FUNCTION);
+	struct cc_walk walk = { 0, 0 };
+	u32 roots[1] = { 0 }, nr;
+	const u32 *kids;
+	struct cc_item u = { .ip = 0x150 };
+
+	(void)state;
+	memset(&dso, 0, sizeof(dso));
+	dso.serial = 1;
+	u.dso = &dso;
+	u.match = cc_item_match(CC_KEY_FUNCTION, &u);
+	for (int i = 0; i < 3; i++) {
+		struct cc_item items[2] = { make_item(&dso, &p),
+					    i == 0 ? make_item(&dso, &b) :
+					    i == 1 ? make_item(&dso, &a) : u };
+
+		callchain_record(f, &walk, 1, items, 2, 1);
+	}
+	callchain_build(f, roots, NULL);
+	callchain_finish(f);
+	nr = callchain_children(f, roots[0], &kids);
+	assert_int_equal(nr, 1);
+	nr = callchain_children(f, kids[0], &kids);
+	assert_int_equal(nr, 3);
+	assert_null(f->items[f->nodes[kids[0]].item].sym);
+	assert_non_null(f->items[f->nodes[kids[1]].item].sym);
+	assert_string_equal(f->items[f->nodes[kids[1]].item].sym->name, "b");
+	assert_non_null(f->items[f->nodes[kids[2]].item].sym);
+	assert_string_equal(f->items[f->nodes[kids[2]].item].sym->name, "a");
+	callchain_forest_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_siblings_by_start),
 		cmocka_unit_test(test_inlined_sibling_cycle),
 		cmocka_unit_test(test_inlined_sibling_cycle_other_order),
+		cmocka_unit_test(test_inlined_and_unresolved_cycle),
 		cmocka_unit_test(test_split_head_keeps_place),
 	};
 
