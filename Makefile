@@ -76,11 +76,18 @@ fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard src/*/*.h)
 deps:
 	@scripts/install-deps
 
-unit: $(UNIT_BIN) $(GEN_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+# unit runs each test as its own target (run-test_X): make -j runs several
+# at once, and with -O each one's output stays together
+UNIT_RUN := $(UNIT_BIN:build/tests/%=run-%)
+unit: $(UNIT_RUN)
+$(UNIT_RUN): run-%: build/tests/% $(GEN_BIN)
+	@echo "== $<"; $<
 
+# make test builds and runs the unit tests on every CPU, or $(TEST_JOBS)
+# at a time when set (tests/run-all reads it too)
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	@$(MAKE) --no-print-directory prof unit
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget prof unit
 	@tests/run-all
 
 # The demo needs only the packages that build prof (no perf, clang or browser).
@@ -103,4 +110,4 @@ bench: prof
 clean:
 	rm -rf build prof prof-asan $(FUZZ_BIN)
 
-.PHONY: all asan fuzz deps unit test demo install uninstall bench clean
+.PHONY: all asan fuzz deps unit $(UNIT_RUN) test demo install uninstall bench clean

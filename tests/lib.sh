@@ -18,7 +18,8 @@
 #   run_prof OUT ERR ARGS...
 #             runs "timeout 10 $PROF ARGS" with stdout/stderr to files and
 #             returns its status (124 on timeout)
-#   sanitizer_report FILE  true if FILE holds an ASan/UBSan/LSan report
+#   sanitizer_report FILE  true if FILE holds an ASan/UBSan/LSan report (a
+#             line matching $SANITIZER_RE)
 #   sanitizer_summary FILE the report's key lines (error, top frames)
 #   failure_detail FILE    sanitizer_summary, else the first lines of FILE
 #   record_workload [--pipe] NAME [PERF-RECORD-ARGS...] [-- WORKLOAD [ARGS]]
@@ -26,15 +27,22 @@
 #             (--pipe: "-o -" into the same file).  WORKLOAD is a command
 #             or one of the built-in names: spin (default; single thread,
 #             ~0.2 s in a few functions), threads (4 threads), forks (a
-#             shell fork/exec loop).
+#             shell fork/exec loop), in $TMP/bin (under tests/run-all,
+#             links to one build for the whole run, in $PROF_TEST_SHARE).
 #   strip_chainstats
 #             filter: copies stdin to stdout up to prof's "Callchain
 #             stats:" block of "prof report --stats" (and the blank line
 #             before it), leaving what perf also prints
-#   compare NAME CMD_PERF CMD_PROF
-#             evals both shell commands, diffs their stdout (ignoring
-#             trailing blanks) and exit status; prints ok, or not ok with
-#             the first differing lines
+#   outputs [--tipless] CMD_PERF CMD_PROF
+#             evals both shell commands at once into $TMP/perf.out and
+#             $TMP/prof.out (trailing blanks removed; --tipless: perf
+#             report's random lines too); sets rc_perf, rc_prof
+#   compare [--tipless] NAME CMD_PERF CMD_PROF
+#             evals both shell commands (at once), diffs their stdout
+#             (ignoring trailing blanks) and exit status; prints ok, or
+#             not ok with the first differing lines
+#   report_both [--threads1] NAME FILE ARGS...
+#             compare --tipless of perf report and prof report --stdio
 #
 # Invariants: every check prints exactly one "ok"/"not ok" line; the script
 # exits non-zero when any check failed (set on EXIT, so scripts need no
@@ -118,9 +126,12 @@ run_prof()
 	timeout -k 5 10 "$PROF" "$@" >"$out" 2>"$err"
 }
 
+# (an extended regular expression, for grep -E and bash's =~)
+SANITIZER_RE='ERROR: (Address|Leak|Undefined|Memory)Sanitizer|runtime error:|SUMMARY: [A-Za-z]*Sanitizer'
+
 sanitizer_report()
 {
-	grep -Eq 'ERROR: (Address|Leak|Undefined|Memory)Sanitizer|runtime error:|SUMMARY: [A-Za-z]*Sanitizer' "$1"
+	[ -s "$1" ] && grep -Eq "$SANITIZER_RE" "$1"
 }
 
 sanitizer_summary()
@@ -137,12 +148,38 @@ failure_detail()
 	fi
 }
 
-# Builds the workload programs into $TMP/bin once.
+# Builds the workload programs into $TMP/bin once.  Under tests/run-all
+# ($PROF_TEST_SHARE set) they are built once for the whole run, in
+# $PROF_TEST_SHARE/bin, and $TMP/bin links to them: scripts that run at
+# once then run the same files, and a system-wide recording of several
+# scripts' workloads holds one DSO of each name, not a copy per script
+# (whose report entries perf merges by name and symbol address).
 _lib_build_workloads()
 {
+	local share=${PROF_TEST_SHARE:-} w
+
 	[ -x "$TMP/bin/spin" ] && return 0
-	mkdir -p "$TMP/bin"
-	cat >"$TMP/bin/spin.c" <<'EOF'
+	mkdir -p "$TMP/bin" || return 1
+	if [ -z "$share" ] || [ ! -d "$share" ]; then
+		_lib_compile_workloads "$TMP/bin"
+		return
+	fi
+	(
+		flock 9 || exit 1
+		[ -x "$share/bin/spin" ] || _lib_compile_workloads "$share/bin"
+	) 9>"$share/bin.lock" || return 1
+	for w in spin threads forks; do
+		ln -s "$share/bin/$w" "$TMP/bin/$w" || return 1
+	done
+}
+
+# _lib_compile_workloads DIR: writes and builds the workloads in DIR
+_lib_compile_workloads()
+{
+	local dir=$1
+
+	mkdir -p "$dir" && chmod 755 "$dir" || return 1
+	cat >"$dir/spin.c" <<'EOF'
 /* spin: ~0.2 s of user time in a few non-inlined functions. */
 #include <time.h>
 
@@ -184,7 +221,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-	cat >"$TMP/bin/threads.c" <<'EOF'
+	cat >"$dir/threads.c" <<'EOF'
 /* threads: 4 threads spinning ~0.1 s each in different functions. */
 #include <pthread.h>
 #include <time.h>
@@ -226,7 +263,7 @@ int main(void)
 	return 0;
 }
 EOF
-	cat >"$TMP/bin/forks" <<'EOF'
+	cat >"$dir/forks" <<'EOF'
 #!/bin/sh
 # forks: a shell loop that forks and execs short-lived programs.
 i=0
@@ -237,10 +274,9 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 EOF
-	chmod +x "$TMP/bin/forks"
-	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/bin/spin" "$TMP/bin/spin.c" &&
-		cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/bin/threads" \
-			"$TMP/bin/threads.c"
+	chmod 755 "$dir/forks" &&
+		cc -O1 -g -fno-omit-frame-pointer -pthread -o "$dir/threads" "$dir/threads.c" &&
+		cc -O1 -g -fno-omit-frame-pointer -o "$dir/spin" "$dir/spin.c"
 }
 
 record_workload()
@@ -315,33 +351,59 @@ judge()
 	fi
 }
 
-# compare NAME CMD_PERF CMD_PROF: runs both shell commands and judges their
-# outputs with trailing blanks ignored
+# The sed expressions of tipless: the lines that differ between runs of
+# perf report normalized: its random tip line ("# (Tip: ...)", or the note
+# that tips.txt is missing) and the "[...] (inlined)" its fractal graphs
+# print from uninitialized memory (KNOWN-DIFFERENCES.md)
+TIPLESS_SED=(-e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/'
+	-e 's/--\[\.\.\.\] (inlined)$/--[...]/')
+
+# outputs [--tipless] CMD_PERF CMD_PROF: runs both shell commands at once
+# (each only reads what the other reads), their stdout into $TMP/perf.out
+# and $TMP/prof.out with trailing blanks removed (with --tipless, perf
+# report's random lines too, as tipless does), stderr into $TMP/perf.err
+# and $TMP/prof.err; sets rc_perf and rc_prof to their exit statuses
+outputs()
+{
+	local pid_perf norm=()
+
+	if [ "$1" = --tipless ]; then
+		norm=("${TIPLESS_SED[@]}")
+		shift
+	fi
+	(eval "$1") >"$TMP/perf.out" 2>"$TMP/perf.err" &
+	pid_perf=$!
+	(eval "$2") >"$TMP/prof.out" 2>"$TMP/prof.err"
+	rc_prof=$?
+	wait "$pid_perf"
+	rc_perf=$?
+	sed -i "${norm[@]}" -e 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
+}
+
+# compare [--tipless] NAME CMD_PERF CMD_PROF: runs both shell commands (see
+# outputs) and judges their outputs with trailing blanks ignored
 compare()
 {
-	local name=$1 cmd_perf=$2 cmd_prof=$3 rc_perf rc_prof
+	local opt=() rc_perf rc_prof
 
-	(eval "$cmd_perf") >"$TMP/perf.out" 2>"$TMP/perf.err"
-	rc_perf=$?
-	(eval "$cmd_prof") >"$TMP/prof.out" 2>"$TMP/prof.err"
-	rc_prof=$?
-	sed -i 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
-	judge "$name" "$rc_perf" "$rc_prof"
+	if [ "$1" = --tipless ]; then
+		opt=(--tipless)
+		shift
+	fi
+	outputs "${opt[@]}" "$2" "$3"
+	judge "$1" "$rc_perf" "$rc_prof"
 }
 
 # tipless CMD...: runs CMD with the lines that differ between runs of perf
-# report normalized: its random tip line ("# (Tip: ...)", or the note that
-# tips.txt is missing) and the "[...] (inlined)" its fractal graphs print
-# from uninitialized memory (KNOWN-DIFFERENCES.md)
+# report normalized (see TIPLESS_SED)
 tipless()
 {
-	"$@" | sed -e 's/^# (Tip: .*)$/# (Tip)/' -e 's/^# (Cannot load tips.txt.*)$/# (Tip)/' \
-		-e 's/--\[\.\.\.\] (inlined)$/--[...]/'
+	"$@" | sed "${TIPLESS_SED[@]}"
 }
 
 # report_both [--threads1] NAME FILE ARGS...: compares "perf report --stdio"
-# and "prof report --stdio" with ARGS on FILE (see compare); --threads1
-# runs prof with --threads 1
+# and "prof report --stdio" with ARGS on FILE (see compare --tipless);
+# --threads1 runs prof with --threads 1
 report_both()
 {
 	local extra= name file args=
@@ -353,7 +415,7 @@ report_both()
 	name=$1 file=$2
 	shift 2
 	[ $# -gt 0 ] && printf -v args '%q ' "$@"
-	compare "$name" \
-		"tipless perf report --stdio -i '$file' $args 2>/dev/null" \
-		"tipless '$PROF' report --stdio -i '$file' $extra $args"
+	compare --tipless "$name" \
+		"perf report --stdio -i '$file' $args" \
+		"'$PROF' report --stdio -i '$file' $extra $args"
 }
