@@ -12,6 +12,7 @@
 # recordings truncated at every record boundary and at random offsets, and
 # random byte corruptions.  A recording whose header has data.size 0 (what
 # a killed "perf record" leaves) must be read with a warning and status 0.
+# run-all: cost 45
 . "$(dirname "$0")/../lib.sh"
 
 RANDOM=4242	# the "random" offsets and bytes are the same on every run
@@ -22,18 +23,6 @@ RANDOM=4242	# the "random" offsets and bytes are the same on every run
 get_u64()
 {
 	od -A n -t u8 -j "$2" -N 8 "$1" | tr -d ' '
-}
-
-# put_le FILE OFFSET NBYTES VALUE: overwrite NBYTES at OFFSET, little endian
-put_le()
-{
-	local f=$1 off=$2 n=$3 v=$4 s="" i b
-
-	for ((i = 0; i < n; i++)); do
-		printf -v b '\\x%02x' $(((v >> (8 * i)) & 255))
-		s+=$b
-	done
-	printf "$s" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
 
 # random_bytes N: N bytes from the seeded $RANDOM (the same on every run)
@@ -48,23 +37,34 @@ random_bytes()
 	printf "$s"
 }
 
-# variant NAME: a fresh copy of $base to corrupt, path printed
+# variant NAME [OFFSET NBYTES VALUE]...: $f becomes $TMP/bad/NAME, a copy
+# of $base with each VALUE written at OFFSET in NBYTES, little endian
 variant()
 {
-	cp "$base" "$TMP/bad/$1"
-	echo "$TMP/bad/$1"
+	f=$TMP/bad/$1
+	shift
+	"$TMP/bintool" poke "$base" "$f" "$@"
 }
 
 # judge FILE: 0 if prof's handling of FILE is acceptable, else 1 with the
-# reason in $why
+# reason in $why (its stderr is read by builtins: this runs hundreds of
+# times)
 judge()
 {
-	local f=$1 rc errs
+	local f=$1 rc lines=() errs=() line sanitizer=0
 
 	why=
 	run_prof "$TMP/j.out" "$TMP/j.err" report --stats -i "$f"
 	rc=$?
-	if sanitizer_report "$TMP/j.err" || [ $rc -eq 98 ] || [ $rc -eq 99 ]; then
+	mapfile -t lines <"$TMP/j.err"
+	for line in "${lines[@]}"; do
+		if [[ $line =~ $SANITIZER_RE ]]; then
+			sanitizer=1
+		elif [ -n "$line" ] && [[ $line != "prof report: warning: "* ]]; then
+			errs+=("$line")
+		fi
+	done
+	if [ $sanitizer -eq 1 ] || [ $rc -eq 98 ] || [ $rc -eq 99 ]; then
 		why="sanitizer report (status $rc): $(sanitizer_summary "$TMP/j.err")"
 		return 1
 	fi
@@ -73,14 +73,13 @@ judge()
 		return 0
 		;;
 	1)
-		errs=$(grep -v '^prof report: warning: ' "$TMP/j.err")
-		if [ "$(printf '%s\n' "$errs" | grep -c .)" -ne 1 ]; then
+		if [ ${#errs[@]} -ne 1 ]; then
 			why="status 1 but not exactly one error line: $(head -c 300 "$TMP/j.err")"
 			return 1
 		fi
-		if ! printf '%s\n' "$errs" | grep -Eq '^prof report: .*: .* at offset 0x[0-9a-f]+$' &&
-			! printf '%s\n' "$errs" | grep -Fq "prof report: $f"; then
-			why="error line neither has an offset nor names the file: $errs"
+		if ! [[ ${errs[0]} =~ ^prof\ report:\ .*:\ .*\ at\ offset\ 0x[0-9a-f]+$ ]] &&
+			[[ ${errs[0]} != *"prof report: $f"* ]]; then
+			why="error line neither has an offset nor names the file: ${errs[0]}"
 			return 1
 		fi
 		return 0
@@ -124,24 +123,50 @@ judge_many()
 	fi
 }
 
-# A record walker: prints "OFFSET TYPE SIZE" for each record of a file- or
-# pipe-mode perf.data file (no byte swapping: used on files made here), and
-# finally "END OFFSET".
-cat >"$TMP/walk.c" <<'WALK'
+# bintool, for the files made here (no byte swapping):
+#   walk FILE: prints "OFFSET TYPE SIZE" for each record of a file- or
+#     pipe-mode perf.data file, and finally "END OFFSET"
+#   poke SRC DST [OFFSET NBYTES VALUE]...: DST (SRC itself may be named) is
+#     SRC with each VALUE written at OFFSET in NBYTES, little endian
+#   cut SRC [LENGTH DST]...: each DST holds the first LENGTH bytes of SRC
+# (one process for what would take a dd or head per piece)
+cat >"$TMP/bintool.c" <<'BINTOOL'
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv)
+static unsigned char buf[1 << 26];
+
+static size_t slurp(const char *path)
 {
-	static unsigned char buf[1 << 26];
-	FILE *f = fopen(argv[1], "rb");
+	FILE *f = fopen(path, "rb");
 	size_t n;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return n;
+}
+
+static void spill(const char *path, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(buf, 1, n, f) != n || fclose(f) != 0) {
+		perror(path);
+		exit(2);
+	}
+}
+
+static int walk(const char *path)
+{
+	size_t n = slurp(path);
 	uint64_t pos, end, hsize;
 
-	if (argc < 2 || !f)
-		return 2;
-	n = fread(buf, 1, sizeof(buf), f);
 	if (n < 16)
 		return 2;
 	memcpy(&hsize, buf + 8, 8);
@@ -170,9 +195,51 @@ int main(int argc, char **argv)
 	printf("END %llu\n", (unsigned long long)pos);
 	return 0;
 }
-WALK
-if ! cc -O1 -o "$TMP/walk" "$TMP/walk.c"; then
-	not_ok "build the record walker"
+
+/* a decimal or 0x number; a negative one as its two's complement */
+static uint64_t number(const char *s)
+{
+	return s[0] == '-' ? (uint64_t)strtoll(s, NULL, 0) : strtoull(s, NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+	size_t n;
+
+	if (argc == 3 && !strcmp(argv[1], "walk"))
+		return walk(argv[2]);
+	if (argc >= 4 && (argc - 4) % 3 == 0 && !strcmp(argv[1], "poke")) {
+		n = slurp(argv[2]);
+		for (int i = 4; i < argc; i += 3) {
+			uint64_t off = number(argv[i]), v = number(argv[i + 2]);
+			int len = atoi(argv[i + 1]);
+
+			for (int b = 0; b < len; b++, v >>= 8) {
+				if (off + b >= sizeof(buf))
+					return 2;
+				buf[off + b] = v & 255;
+				if (off + b >= n)
+					n = off + b + 1;
+			}
+		}
+		spill(argv[3], n);
+		return 0;
+	}
+	if (argc >= 3 && argc % 2 == 1 && !strcmp(argv[1], "cut")) {
+		n = slurp(argv[2]);
+		for (int i = 3; i < argc; i += 2) {
+			uint64_t len = number(argv[i]);
+
+			spill(argv[i + 1], len < n ? len : n);
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: bintool walk FILE | poke SRC DST [OFF N VALUE]... | cut SRC [LEN DST]...\n");
+	return 2;
+}
+BINTOOL
+if ! cc -O1 -o "$TMP/bintool" "$TMP/bintool.c"; then
+	not_ok "build the file tool"
 	exit 1
 fi
 mkdir -p "$TMP/bad"
@@ -181,9 +248,10 @@ mkdir -p "$TMP/bad"
 
 corpus=$FIXTURES/google-perf_data_converter/fuzz-corpus
 if [ -d "$corpus" ]; then
+	cp "$corpus"/* "$TMP/bad/"
 	for f in "$corpus"/*; do
-		cp "$f" "$TMP/bad/"
-		judge_one "fuzz-corpus $(basename "$f" | cut -c1-24)" "$TMP/bad/$(basename "$f")"
+		f=${f##*/}
+		judge_one "fuzz-corpus ${f:0:24}" "$TMP/bad/$f"
 	done
 else
 	skip "fuzz-corpus fixtures" "$corpus not found"
@@ -211,90 +279,86 @@ attr_size=$(get_u64 "$base" 16)
 data_off=$(get_u64 "$base" 40)
 data_size=$(get_u64 "$base" 48)
 data_end=$((data_off + data_size))
-"$TMP/walk" "$base" >"$TMP/base.walk"
+"$TMP/bintool" walk "$base" >"$TMP/base.walk"
 
 judge_one "unmodified recording" "$base"
 
-f=$(variant wrong-magic); put_le "$f" 0 8 0x1122334455667788
+variant wrong-magic 0 8 0x1122334455667788
 judge_one "wrong magic" "$f"
-f=$(variant swapped-magic); put_le "$f" 0 8 0x50455246494c4532
+variant swapped-magic 0 8 0x50455246494c4532
 judge_one "byte-swapped magic on a little-endian file" "$f"
-head -c 104 "$base" >"$TMP/bad/header-only"
+"$TMP/bintool" cut "$base" 104 "$TMP/bad/header-only" 60 "$TMP/bad/short-header" \
+	"$data_end" "$TMP/bad/no-feature-table" "$data_end" "$TMP/bad/killed"
 judge_one "header only" "$TMP/bad/header-only"
-head -c 60 "$base" >"$TMP/bad/short-header"
 judge_one "header cut short" "$TMP/bad/short-header"
-f=$(variant header-size-0); put_le "$f" 8 8 0
+variant header-size-0 8 8 0
 judge_one "header size 0" "$f"
-f=$(variant header-size-huge); put_le "$f" 8 8 0xffffffff
+variant header-size-huge 8 8 0xffffffff
 judge_one "header size huge" "$f"
-f=$(variant attr-size-0); put_le "$f" 16 8 0
+variant attr-size-0 16 8 0
 judge_one "attr_size 0" "$f"
-f=$(variant attr-size-8); put_le "$f" 16 8 8
+variant attr-size-8 16 8 8
 judge_one "attr_size 8" "$f"
-f=$(variant attr-size-huge); put_le "$f" 16 8 0x10000000
+variant attr-size-huge 16 8 0x10000000
 judge_one "attr_size 256 MiB" "$f"
-f=$(variant attrs-past-eof); put_le "$f" 24 8 $((size + 4096))
+variant attrs-past-eof 24 8 $((size + 4096))
 judge_one "attrs offset past EOF" "$f"
-f=$(variant attrs-size-absurd); put_le "$f" 32 8 0x7fffffffffffff00
+variant attrs-size-absurd 32 8 0x7fffffffffffff00
 judge_one "absurd attr count" "$f"
-f=$(variant attrs-size-odd); put_le "$f" 32 8 $((attr_size + 1))
+variant attrs-size-odd 32 8 $((attr_size + 1))
 judge_one "attrs size not a multiple of attr_size" "$f"
-f=$(variant attrs-size-0); put_le "$f" 32 8 0
+variant attrs-size-0 32 8 0
 judge_one "no attrs" "$f"
-f=$(variant ids-past-eof); put_le "$f" $((attrs_off + attr_size - 16)) 8 $((size * 3))
+variant ids-past-eof $((attrs_off + attr_size - 16)) 8 $((size * 3))
 judge_one "attr ids offset past EOF" "$f"
-f=$(variant ids-size-absurd); put_le "$f" $((attrs_off + attr_size - 8)) 8 0x7ffffffffffffff8
+variant ids-size-absurd $((attrs_off + attr_size - 8)) 8 0x7ffffffffffffff8
 judge_one "absurd attr id count" "$f"
-f=$(variant attr-dot-size-4); put_le "$f" $((attrs_off + 4)) 4 4
+variant attr-dot-size-4 $((attrs_off + 4)) 4 4
 judge_one "perf_event_attr.size 4" "$f"
-f=$(variant attr-dot-size-huge); put_le "$f" $((attrs_off + 4)) 4 0xfffffff0
+variant attr-dot-size-huge $((attrs_off + 4)) 4 0xfffffff0
 judge_one "perf_event_attr.size huge" "$f"
-f=$(variant data-past-eof); put_le "$f" 40 8 $((size + 100))
+variant data-past-eof 40 8 $((size + 100))
 judge_one "data offset past EOF" "$f"
-f=$(variant data-size-past-eof); put_le "$f" 48 8 $((size * 2))
+variant data-size-past-eof 48 8 $((size * 2))
 judge_one "data size past EOF" "$f"
-f=$(variant data-size-wraps); put_le "$f" 48 8 -1
+variant data-size-wraps 48 8 -1
 judge_one "data offset + size wraps around" "$f"
-f=$(variant feat-offset-past-eof); put_le "$f" "$data_end" 8 $((size * 5))
+variant feat-offset-past-eof "$data_end" 8 $((size * 5))
 judge_one "feature section offset past EOF" "$f"
-f=$(variant feat-size-absurd); put_le "$f" $((data_end + 8)) 8 0x7fffffffffffffff
+variant feat-size-absurd $((data_end + 8)) 8 0x7fffffffffffffff
 judge_one "absurd feature section size" "$f"
-f=$(variant feat-all-bits); put_le "$f" 72 8 -1; put_le "$f" 80 8 -1
-put_le "$f" 88 8 -1; put_le "$f" 96 8 -1
+variant feat-all-bits 72 8 -1 80 8 -1 88 8 -1 96 8 -1
 judge_one "every feature bit set" "$f"
-head -c "$data_end" "$base" >"$TMP/bad/no-feature-table"
 judge_one "feature table missing" "$TMP/bad/no-feature-table"
-f=$(variant rec-size-0); put_le "$f" $((data_off + 6)) 2 0
+variant rec-size-0 $((data_off + 6)) 2 0
 judge_one "record size 0" "$f"
-f=$(variant rec-size-4); put_le "$f" $((data_off + 6)) 2 4
+variant rec-size-4 $((data_off + 6)) 2 4
 judge_one "record size 4" "$f"
 read -r last_off _ last_size < <(grep -v END "$TMP/base.walk" | tail -n 1)
-f=$(variant rec-past-section); put_le "$f" $((last_off + 6)) 2 $((last_size + 64))
+variant rec-past-section $((last_off + 6)) 2 $((last_size + 64))
 judge_one "last record runs past the data section" "$f"
-f=$(variant rec-size-max); put_le "$f" $((data_off + 6)) 2 0xffff
+variant rec-size-max $((data_off + 6)) 2 0xffff
 judge_one "first record size 0xffff" "$f"
 read -r s_off _ < <(awk '$2 == 9 { print; exit }' "$TMP/base.walk")
 if [ -n "${s_off:-}" ]; then
-	f=$(variant sample-too-short); put_le "$f" $((s_off + 6)) 2 16
+	variant sample-too-short $((s_off + 6)) 2 16
 	judge_one "SAMPLE record shorter than its fields" "$f"
 	# the callchain's nr is the u64 before its first context marker
 	i=$(od -A n -v -t x8 -j $((s_off + 8)) -N 256 "$base" | tr -s ' ' '\n' | grep . |
 		grep -n -m 1 -E '^ffffffffffff(ff80|fe00)$' | cut -d: -f1)
 	if [ -n "$i" ] && [ "$i" -gt 1 ]; then
-		f=$(variant sample-callchain-huge)
-		put_le "$f" $((s_off + 8 + 8 * (i - 2))) 8 0x0fffffffffffffff
+		variant sample-callchain-huge $((s_off + 8 + 8 * (i - 2))) 8 0x0fffffffffffffff
 		judge_one "SAMPLE callchain nr huge" "$f"
 	else
 		skip "SAMPLE callchain nr huge" "no callchain found in the first sample"
 	fi
-	f=$(variant unknown-type); put_le "$f" "$s_off" 4 0x7fffffff
+	variant unknown-type "$s_off" 4 0x7fffffff
 	judge_one "record of an unknown type" "$f"
 fi
 
 # A killed "perf record" leaves data.size 0 and no feature sections: read
 # the records to EOF with a warning.
-head -c "$data_end" "$base" >"$TMP/bad/killed"
-put_le "$TMP/bad/killed" 48 8 0
+"$TMP/bintool" poke "$TMP/bad/killed" "$TMP/bad/killed" 48 8 0
 run_prof "$TMP/k.out" "$TMP/k.err" report --stats -i "$TMP/bad/killed"
 rc=$?
 if [ $rc -eq 0 ] && grep -q 'warning' "$TMP/k.err" && ! sanitizer_report "$TMP/k.err" &&
@@ -304,7 +368,7 @@ else
 	not_ok "data.size 0 (killed record): warning, samples read, status 0" \
 		"status $rc" "$(failure_detail "$TMP/k.err")"
 fi
-f=$(variant data-size-0-with-features); put_le "$f" 48 8 0
+variant data-size-0-with-features 48 8 0
 judge_one "data.size 0 with the feature sections left behind" "$f"
 
 # --- truncations ----------------------------------------------------------------
@@ -313,24 +377,26 @@ judge_one "data.size 0 with the feature sections left behind" "$f"
 # random offsets
 truncate_all()
 {
-	local name=$1 src=$2 off n=0 files=() len
+	local name=$1 src=$2 off n=0 files=() cuts=() len
 
 	len=$(stat -c %s "$src")
 	mkdir -p "$TMP/trunc-$name"
 	while read -r off _; do
 		[ "$off" = END ] && continue
-		head -c "$off" "$src" >"$TMP/trunc-$name/b$off"
+		cuts+=("$off" "$TMP/trunc-$name/b$off")
 		files+=("$TMP/trunc-$name/b$off")
-	done < <("$TMP/walk" "$src")
+	done < <("$TMP/bintool" walk "$src")
+	"$TMP/bintool" cut "$src" "${cuts[@]}"
 	judge_many "$name truncated at every record boundary" "${files[@]}"
 	rm -rf "$TMP/trunc-$name"
 	mkdir -p "$TMP/trunc-$name"
-	files=()
+	files=() cuts=()
 	for ((n = 0; n < 50; n++)); do
 		off=$(((RANDOM * 32768 + RANDOM) % len))
-		head -c "$off" "$src" >"$TMP/trunc-$name/r$off"
+		cuts+=("$off" "$TMP/trunc-$name/r$off")
 		files+=("$TMP/trunc-$name/r$off")
 	done
+	"$TMP/bintool" cut "$src" "${cuts[@]}"
 	judge_many "$name truncated at 50 random offsets" "${files[@]}"
 	rm -rf "$TMP/trunc-$name"
 }
@@ -339,11 +405,11 @@ truncate_all "file" "$base"
 if record_workload --pipe pipe -g -F 499 -- spin short; then
 	judge_one "unmodified pipe recording" "$TMP/pipe.data"
 	truncate_all "pipe" "$TMP/pipe.data"
-	f=$TMP/bad/pipe-header-size; cp "$TMP/pipe.data" "$f"; put_le "$f" 8 8 0xffff
+	f=$TMP/bad/pipe-header-size; "$TMP/bintool" poke "$TMP/pipe.data" "$f" 8 8 0xffff
 	judge_one "pipe header size 0xffff" "$f"
-	head -c 16 "$TMP/pipe.data" >"$TMP/bad/pipe-header-only"
+	"$TMP/bintool" cut "$TMP/pipe.data" 16 "$TMP/bad/pipe-header-only"
 	judge_one "pipe header only" "$TMP/bad/pipe-header-only"
-	f=$TMP/bad/pipe-rec-size-0; cp "$TMP/pipe.data" "$f"; put_le "$f" 22 2 0
+	f=$TMP/bad/pipe-rec-size-0; "$TMP/bintool" poke "$TMP/pipe.data" "$f" 22 2 0
 	judge_one "pipe record size 0" "$f"
 	run_prof "$TMP/p.out" "$TMP/p.err" report --stats -i - <"$TMP/bad/pipe-rec-size-0"
 	rc=$?
@@ -365,10 +431,11 @@ fi
 
 files=()
 for ((n = 0; n < 100; n++)); do
-	f=$(variant "flip$n")
+	pokes=()
 	for ((k = 0; k < 4; k++)); do
-		put_le "$f" $(((RANDOM * 32768 + RANDOM) % size)) 1 $((RANDOM & 255))
+		pokes+=($(((RANDOM * 32768 + RANDOM) % size)) 1 $((RANDOM & 255)))
 	done
+	variant "flip$n" "${pokes[@]}"
 	files+=("$f")
 done
 judge_many "4 random bytes overwritten" "${files[@]}"
