@@ -10,6 +10,7 @@
 # exactly what "perf report --stats" prints on the same copy, followed by
 # its own "Callchain stats:" block on files with call chains (stripped for
 # the comparison).
+# run-all: cost 22
 . "$(dirname "$0")/../lib.sh"
 
 if [ ! -d "$FIXTURES" ]; then
@@ -17,12 +18,15 @@ if [ ! -d "$FIXTURES" ]; then
 	exit 0
 fi
 
-# perf_reads REL: does the README say perf 6.1 reads fixture REL?
-awk -F'|' '/^\| `/ {
+# perf_reads[REL] is set if the README says perf 6.1 reads fixture REL
+declare -A perf_reads
+while IFS= read -r rel; do
+	perf_reads[$rel]=1
+done < <(awk -F'|' '/^\| `/ {
 	file = $2; verdict = $(NF - 1)
 	gsub(/^[ `]+|[ `]+$/, "", file); gsub(/^ +/, "", verdict)
 	if (verdict ~ /^yes/) print file
-}' "$FIXTURES/README.md" >"$TMP/perf-reads"
+}' "$FIXTURES/README.md")
 
 # run_ok NAME ARGS...: prof ARGS must exit 0 with no sanitizer report
 run_ok()
@@ -49,27 +53,24 @@ while IFS= read -r -d '' path; do
 	n=$((n + 1))
 	# perf refuses files it does not own; a private copy also keeps the
 	# file name ("0x108@NAME" in -D output) the same for both tools
-	copy=$TMP/fx/$(basename "$rel")
-	cp "$path" "$copy"
-	chmod 600 "$copy"
+	name=${rel##*/}
+	copy=$TMP/fx/$name
+	install -m 600 "$path" "$copy"
 	cd "$TMP/fx" || exit 1
-	name=$(basename "$rel")
 	run_ok "$rel: report --stats" report --stats -i "$name"
 	run_ok "$rel: report -D" report -D -i "$name"
 	run_ok "$rel: report --header-only" report --header-only -i "$name"
-	if grep -Fxq "$rel" "$TMP/perf-reads"; then
-		perf report --stats -i "$name" >"$TMP/perf.out" 2>"$TMP/perf.err"
-	fi
-	if grep -Fxq "$rel" "$TMP/perf-reads" && [ ! -s "$TMP/perf.out" ]; then
-		skip "$rel: --stats equals perf's" "perf 6.1 prints no stats for it"
-	elif grep -Fxq "$rel" "$TMP/perf-reads" &&
-		grep -q "unexpected end of event stream" "$TMP/perf.err"; then
-		# perf stops reading early: see tests/perf/KNOWN-DIFFERENCES.md
-		skip "$rel: --stats equals perf's" "perf 6.1 stops early: unexpected end of event stream"
-	elif grep -Fxq "$rel" "$TMP/perf-reads"; then
-		compare "$rel: --stats equals perf's" \
-			"perf report --stats -i '$name'" \
+	if [ -n "${perf_reads[$rel]:-}" ]; then
+		outputs "perf report --stats -i '$name'" \
 			"set -o pipefail; timeout -k 5 10 '$PROF' report --stats -i '$name' | strip_chainstats"
+		if [ ! -s "$TMP/perf.out" ]; then
+			skip "$rel: --stats equals perf's" "perf 6.1 prints no stats for it"
+		elif grep -q "unexpected end of event stream" "$TMP/perf.err"; then
+			# perf stops reading early: see tests/perf/KNOWN-DIFFERENCES.md
+			skip "$rel: --stats equals perf's" "perf 6.1 stops early: unexpected end of event stream"
+		else
+			judge "$rel: --stats equals perf's" "$rc_perf" "$rc_prof"
+		fi
 	fi
 	cd "$ROOT" || exit 1
 	rm -f "$copy"

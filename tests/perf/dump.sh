@@ -15,6 +15,7 @@
 # Old perf (3.x) wrote the vdso as a temporary copy whose random name
 # ("/tmp/perf-vdso.so-XXXXXX") perf prints; that name is mapped to
 # "[vdso]" in perf's output before comparing.
+# run-all: cost 31
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v perf >/dev/null; then
@@ -22,16 +23,32 @@ if ! command -v perf >/dev/null; then
 	exit 0
 fi
 
-# same NAME FILE [< INPUT]: perf and prof print the same bytes and status
+# vdso_named: filter: old perf's temporary vdso copy named "[vdso]"
+vdso_named()
+{
+	sed 's#/tmp/perf-vdso\.so-[A-Za-z0-9]\{6\}$#[vdso]#'
+}
+
+# same NAME FILE [INPUT]: perf and prof print the same bytes and status,
+# reading INPUT (default /dev/null) on stdin; perf's output and status are
+# taken from $TMP/perf.out and $perf_rc if $perf_rc is set
 same()
 {
-	local name=$1 file=$2 rc_perf rc_prof input=${3:-/dev/null}
+	local name=$1 file=$2 rc_perf=${perf_rc:-} rc_prof input=${3:-/dev/null} pid
 
-	perf report -D -i "$file" <"$input" 2>"$TMP/perf.err" |
-		sed 's#/tmp/perf-vdso\.so-[A-Za-z0-9]\{6\}$#[vdso]#' >"$TMP/perf.out"
-	rc_perf=${PIPESTATUS[0]}
+	if [ -z "$rc_perf" ]; then
+		{
+			perf report -D -i "$file" <"$input" 2>"$TMP/perf.err" | vdso_named >"$TMP/perf.out"
+			exit "${PIPESTATUS[0]}"
+		} &
+		pid=$!
+	fi
 	timeout -k 5 60 "$PROF" report -D -i "$file" <"$input" >"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
+	if [ -z "$rc_perf" ]; then
+		wait $pid
+		rc_perf=$?
+	fi
 	judge "$name" "$rc_perf" "$rc_prof"
 }
 
@@ -76,10 +93,10 @@ while IFS= read -r -d '' path; do
 	*.txt | *README* | google-perf_data_converter/fuzz-corpus/*) continue ;;
 	esac
 	# perf refuses files it does not own: work on a private copy
-	copy=$TMP/fx/$(basename "$rel")
-	cp "$path" "$copy"
-	chmod 600 "$copy"
-	# (in a child shell: perf may crash, and that shell says so on stderr)
+	copy=$TMP/fx/${rel##*/}
+	install -m 600 "$path" "$copy"
+	# (in a child shell: perf may crash, and that shell says so on
+	# stderr); its output is the one compared
 	if ! sh -c 'timeout 60 perf report -D -i "$1"; exit $?' sh "$copy" \
 		</dev/null >"$TMP/fx.out" 2>"$TMP/fx.err"; then
 		rm -f "$copy"
@@ -90,7 +107,8 @@ while IFS= read -r -d '' path; do
 	elif grep -q "PERF_RECORD_AUXTRACE_INFO" "$TMP/fx.out"; then
 		skip "-D $rel" "perf decodes the AUX area trace into the dump"
 	else
-		same "-D $rel" "$copy"
+		vdso_named <"$TMP/fx.out" >"$TMP/perf.out"
+		perf_rc=0 same "-D $rel" "$copy"
 	fi
 	rm -f "$copy"
 done < <(find "$FIXTURES" -type f -print0 | sort -z)

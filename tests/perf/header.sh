@@ -9,6 +9,7 @@
 # exits 0).  "captured on" is the file's mtime: both tools read the same
 # file, so it matches.  Fuzz-corpus files that prof refuses with an error
 # are reported as skipped (the reader is stricter than perf there).
+# run-all: cost 30
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v perf >/dev/null; then
@@ -17,16 +18,24 @@ if ! command -v perf >/dev/null; then
 fi
 
 # same NAME FILE [ARGS...]: perf and prof print the same bytes and status
+# (perf's output and status are taken from $TMP/perf.out and $perf_rc if
+# $perf_rc is set)
 same()
 {
-	local name=$1 file=$2 rc_perf rc_prof
+	local name=$1 file=$2 rc_perf=${perf_rc:-} rc_prof pid
 
 	shift 2
-	perf report --header-only "$@" -i "$file" >"$TMP/perf.out" 2>"$TMP/perf.err"
-	rc_perf=$?
+	if [ -z "$rc_perf" ]; then
+		perf report --header-only "$@" -i "$file" >"$TMP/perf.out" 2>"$TMP/perf.err" &
+		pid=$!
+	fi
 	timeout -k 5 10 "$PROF" report --header-only "$@" -i "$file" \
 		>"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
+	if [ -z "$rc_perf" ]; then
+		wait $pid
+		rc_perf=$?
+	fi
 	judge "$name" "$rc_perf" "$rc_prof"
 }
 
@@ -34,7 +43,7 @@ same()
 both()
 {
 	same "$1: --header-only" "$2"
-	same "$1: --header-only -I" "$2" -I
+	perf_rc= same "$1: --header-only -I" "$2" -I
 }
 
 # recorded NAME [--pipe] PERF-RECORD-ARGS... [-- WORKLOAD]
@@ -79,13 +88,13 @@ while IFS= read -r -d '' path; do
 	*.txt | *README*) continue ;;
 	esac
 	# perf refuses files it does not own: work on a private copy
-	copy=$TMP/fx/$(basename "$rel")
-	cp "$path" "$copy"
-	chmod 600 "$copy"
+	copy=$TMP/fx/${rel##*/}
+	install -m 600 "$path" "$copy"
 	# (in a child shell: perf crashes on some fuzz files, and the shell
-	# that sees the crash says so on its stderr)
+	# that sees the crash says so on its stderr); its output is the one
+	# compared without -I
 	if ! sh -c 'timeout 20 perf report --header-only -i "$1"; exit $?' sh "$copy" \
-		</dev/null >/dev/null 2>&1; then
+		</dev/null >"$TMP/perf.out" 2>"$TMP/perf.err"; then
 		rm -f "$copy"
 		continue	# perf 6.1 does not read it
 	fi
@@ -98,6 +107,6 @@ while IFS= read -r -d '' path; do
 			continue
 		fi ;;
 	esac
-	both "$rel" "$copy" </dev/null
+	perf_rc=0 both "$rel" "$copy" </dev/null
 	rm -f "$copy"
 done < <(find "$FIXTURES" -type f -print0 | sort -z)
