@@ -37,6 +37,7 @@
 # C, signal and shell recordings.  Signal frames, CFI expressions (a frame
 # gcc realigns), and code whose CFI is only in .debug_frame or that has no
 # .eh_frame_hdr are compared too.
+# run-all: cost 101
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
@@ -230,41 +231,54 @@ chain_parity()
 
 	shift
 	perf script -i "$file" -F ip,sym "$@" 2>/dev/null |
-		awk 'BEGIN { RS = ""; ORS = "\n" } { gsub(/[ \t\n]+/, " "); print }' >"$TMP/chains.perf"
+		awk 'BEGIN { RS = ""; ORS = "\n" } { gsub(/[ \t\n]+/, " "); print }' >"$TMP/chains.perf" &
 	"$PROF" script -i "$file" -F ip,sym "$@" 2>/dev/null |
 		awk 'BEGIN { RS = ""; ORS = "\n" } { gsub(/[ \t\n]+/, " "); print }' >"$TMP/chains.prof"
+	wait $!
 	paste "$TMP/chains.perf" "$TMP/chains.prof" |
 		awk -F '\t' '{ n++; if ($1 == $2) eq++ } END { print eq + 0, n + 0 }'
 	[ "$(wc -l <"$TMP/chains.perf")" = "$(wc -l <"$TMP/chains.prof")" ]
 }
 
-# perf_split FILE ARGS...: does perf's report print one key in two rows?
+# perf_split_in OUT: does perf's report OUT print one key in two rows?
 # perf's input tree compares inlined entries by name and the others by
 # address, which is not an order: its lookups can then miss an entry and
 # add it again, where prof prints one row with their sum
 # (KNOWN-DIFFERENCES.md).  Seen in children mode on the shell workload,
 # and with --sort sym or dso,sym on the others; with the default sort the
 # comm key merges the two again, but the entry may then sit elsewhere
-# among those of equal period (see children_differs).
-perf_split()
+# among those of equal period (see split_check).
+perf_split_in()
 {
-	perf report --stdio -i "$@" 2>/dev/null |
-		awk '/^# Samples:/ { n++ } /^ +[0-9.]+%( +[0-9.]+%)? +[^ ]/ { print n, $0 }' |
+	awk '/^# Samples:/ { n++ } /^ +[0-9.]+%( +[0-9.]+%)? +[^ ]/ { print n, $0 }' "$1" |
 		sed -e 's/[0-9.]*%//g' -e 's/  */ /g' -e 's/ $//' |
 		sort | uniq -d | grep -q .
 }
 
-# split_explains FILE ARGS...: do perf's and prof's reports with ARGS
-# differ while perf splits an entry, in that report or with --sort
-# dso,sym (with the default sort the comm key merges the split entry
-# again, but it may then sit elsewhere among those of equal period)?
-# Two rows of one name are not always a split: an inlined function gets
-# one entry per function it is inlined into, in both.
-split_explains()
+# split_check NAME FILE ARGS...: compares perf's and prof's reports of
+# FILE with ARGS, but skips the check when they differ while perf splits
+# an entry, in that report or with --sort dso,sym (with the default sort
+# the comm key merges the split entry again, but it may then sit
+# elsewhere among those of equal period).  Two rows of one name are not
+# always a split: an inlined function gets one entry per function it is
+# inlined into, in both.
+split_check()
 {
-	cmp -s <(tipless perf report --stdio -i "$@" 2>/dev/null) \
-		<(tipless "$PROF" report --stdio -i "$@" 2>/dev/null) && return 1
-	perf_split "$@" || perf_split "$@" --sort dso,sym
+	local name=$1 file=$2 args= rc_perf rc_prof
+
+	shift 2
+	[ $# -gt 0 ] && printf -v args '%q ' "$@"
+	outputs --tipless "perf report --stdio -i '$file' $args" \
+		"'$PROF' report --stdio -i '$file' $args"
+	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && {
+		perf_split_in "$TMP/perf.out" ||
+			{ perf report --stdio -i "$file" "$@" --sort dso,sym >"$TMP/split.out" 2>/dev/null &&
+				perf_split_in "$TMP/split.out"; }
+	}; then
+		skip "$name" "perf split an entry its tree could not find again"
+	else
+		judge "$name" "$rc_perf" "$rc_prof"
+	fi
 }
 
 # checks NAME FILE [--no-inline]: the comparisons on one recording
@@ -273,22 +287,22 @@ checks()
 	local name=$1 file=$2 inl=${3:-} parity eq total
 
 	[ -n "$inl" ] && name="$name $inl"
-	compare "dwarf $name --no-children" \
-		"tipless perf report --stdio $inl -i '$file' --no-children 2>/dev/null" \
-		"tipless '$PROF' report --stdio $inl -i '$file' --no-children"
-	if [ -z "$inl" ] && split_explains "$file"; then
-		skip "dwarf $name children" "perf split an entry its tree could not find again"
+	compare --tipless "dwarf $name --no-children" \
+		"perf report --stdio $inl -i '$file' --no-children" \
+		"'$PROF' report --stdio $inl -i '$file' --no-children"
+	if [ -z "$inl" ]; then
+		split_check "dwarf $name children" "$file"
 	else
-		compare "dwarf $name children" \
-			"tipless perf report --stdio $inl -i '$file' 2>/dev/null" \
-			"tipless '$PROF' report --stdio $inl -i '$file'"
+		compare --tipless "dwarf $name children" \
+			"perf report --stdio $inl -i '$file'" \
+			"'$PROF' report --stdio $inl -i '$file'"
 	fi
-	compare "dwarf $name -g caller" \
-		"tipless perf report --stdio $inl -i '$file' --no-children -g caller 2>/dev/null" \
-		"tipless '$PROF' report --stdio $inl -i '$file' --no-children -g caller"
-	compare "dwarf $name --max-stack 3" \
-		"tipless perf report --stdio $inl -i '$file' --no-children --max-stack 3 2>/dev/null" \
-		"tipless '$PROF' report --stdio $inl -i '$file' --no-children --max-stack 3"
+	compare --tipless "dwarf $name -g caller" \
+		"perf report --stdio $inl -i '$file' --no-children -g caller" \
+		"'$PROF' report --stdio $inl -i '$file' --no-children -g caller"
+	compare --tipless "dwarf $name --max-stack 3" \
+		"perf report --stdio $inl -i '$file' --no-children --max-stack 3" \
+		"'$PROF' report --stdio $inl -i '$file' --no-children --max-stack 3"
 	if ! parity=$(chain_parity "$file" $inl); then
 		not_ok "dwarf $name chains" "sample counts differ: $parity"
 		return
@@ -495,12 +509,7 @@ if cc -O2 -g -fno-omit-frame-pointer -o "$TMP/inl" "$TMP/inl.c"; then
 			"--no-children -g flat" "--no-children -g folded" "--no-children -g fractal" \
 			"--children -g folded,0,caller" "-G" "--children -g none" \
 			"--children --sort dso,sym" "--no-inline" "--no-inline --no-children"; do
-			if split_explains "$TMP/inl-$cg.data" $args; then
-				skip "dwarf inline $cg $args" \
-					"perf split an entry its tree could not find again"
-			else
-				report_both "dwarf inline $cg $args" "$TMP/inl-$cg.data" $args
-			fi
+			split_check "dwarf inline $cg $args" "$TMP/inl-$cg.data" $args
 		done
 		for args in "" "-F ip,sym,symoff,dso" "-F ip" "-F comm,ip,sym" "--no-inline"; do
 			compare "dwarf inline $cg script $args" \

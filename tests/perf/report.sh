@@ -13,6 +13,7 @@
 # perf ends its report with a random tip ("# (Tip: ...)"), prof with a
 # fixed one: the tip line is replaced by "# (Tip)" on both sides.
 
+# run-all: cost 103
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
@@ -27,27 +28,35 @@ both() { report_both "report $1" "${@:2}"; }
 # perf's tree cannot find again").  Such a report is skipped.
 both_symkey()
 {
-	local name="report $1" file=$2
+	local name="report $1" file=$2 args rc_perf rc_prof
 
 	shift 2
-	if perf report --stdio -i "$file" "$@" 2>/dev/null |
-		awk '/^# Samples:/ { n++ } /^ +([0-9.]+%|\[)/ { print n, $0 }' |
+	printf -v args '%q ' "$@"
+	outputs --tipless "perf report --stdio -i '$file' $args" \
+		"'$PROF' report --stdio -i '$file' $args"
+	if awk '/^# Samples:/ { n++ } /^ +([0-9.]+%|\[)/ { print n, $0 }' "$TMP/perf.out" |
 		sed -e 's/[0-9.]*%//g' -e 's/  */ /g' -e 's/ $//' |
 		sort | uniq -d | grep -q .; then
 		skip "$name" "perf split an entry its tree could not find again"
 		return
 	fi
-	report_both "$name" "$file" "$@"
+	judge "$name" "$rc_perf" "$rc_prof"
 }
 
-
-
-# first_value FILE SORT [N]: the Nth key value of perf's report sorted by
-# SORT alone (the top one by default)
-first_value()
+# keep NAME: keeps perf's report of the last check as $TMP/NAME
+keep()
 {
-	perf report --stdio -q -i "$1" --sort "$2" 2>/dev/null |
-		sed -n "${3:-1}p" | sed -e 's/^\( *[0-9.]*%\)* *//' -e 's/ *$//'
+	cp "$TMP/perf.out" "$TMP/$1"
+}
+
+# top_value REPORT [N]: the Nth key value of perf's report REPORT (kept by
+# keep), the top one by default: the Nth line of what perf report -q would
+# print (the report without its # lines: a file of two events has blank
+# lines after the first one's entries)
+top_value()
+{
+	grep -v '^#' "$1" | sed -n "${2:-1}p" |
+		sed -e 's/^\( *[0-9.]*%\)* *//' -e 's/ *$//'
 }
 
 # The C++ workload: templates and namespaces, so demangled names show.
@@ -94,7 +103,7 @@ record_workload threads -e cpu-clock -- threads || exit 1
 record_workload sys -a -e cpu-clock -- sleep 0.3 || exit 1
 record_workload two -e cpu-clock,task-clock -- spin || exit 1
 record_workload chains -g -e cpu-clock -- spin || exit 1
-record_workload sysg -a -g -e cpu-clock -- sh -c 'for i in 1 2 3 4 5 6; do ls -lR /usr/lib >/dev/null; done' || exit 1
+record_workload sysg -a -g -e cpu-clock -- sh -c 'ls -lR /usr/lib >/dev/null' || exit 1
 has_cxx=0
 if build_cxx; then
 	record_workload cxx -e cpu-clock -- "$TMP/bin/cxx" && has_cxx=1
@@ -108,9 +117,11 @@ for f in "${files[@]}"; do
 	both "$f default" "$data"
 	for s in comm pid dso cpu dso,sym comm,dso pid,cpu cpu,comm,dso; do
 		both "$f --sort $s" "$data" --sort "$s"
+		case $s in comm | pid | dso) keep "$f.by-$s" ;; esac
 	done
 	for s in sym sym,dso,comm; do
 		both_symkey "$f --sort $s" "$data" --sort "$s"
+		[ $s = sym ] && keep "$f.by-sym"
 	done
 	both "$f -n" "$data" -n
 	both "$f --show-total-period" "$data" --show-total-period -n --sort comm,dso
@@ -121,12 +132,12 @@ for f in "${files[@]}"; do
 	both "$f --percent-limit 2" "$data" --percent-limit 2
 	both "$f --percent-limit 0.5 relative" "$data" --percent-limit 0.5 --percentage relative --sort dso
 
-	comm=$(first_value "$data" comm)
-	comm2=$(first_value "$data" comm 2)
-	dso=$(first_value "$data" dso)
-	dso2=$(first_value "$data" dso 2)
-	sym=$(first_value "$data" sym | sed 's/^\[.\] //')
-	pid=$(first_value "$data" pid | sed 's/:.*//; s/ //g')
+	comm=$(top_value "$TMP/$f.by-comm")
+	comm2=$(top_value "$TMP/$f.by-comm" 2)
+	dso=$(top_value "$TMP/$f.by-dso")
+	dso2=$(top_value "$TMP/$f.by-dso" 2)
+	sym=$(top_value "$TMP/$f.by-sym" | sed 's/^\[.\] //')
+	pid=$(top_value "$TMP/$f.by-pid" | sed 's/:.*//; s/ //g')
 	both "$f --comms $comm" "$data" --comms "$comm"
 	both "$f --comms two --sort dso" "$data" --comms "$comm,$comm2" --sort dso
 	both "$f --comms relative" "$data" --comms "$comm,$comm2" --percentage relative
@@ -203,10 +214,11 @@ for f in chains sysg; do
 	[ $f = chains ] && sorts="$sorts comm,dso,sym dso,sym sym sym,dso"
 	for s in $sorts; do
 		both "$f children --sort $s" "$data" -g none --sort "$s"
+		case $s in comm | dso) keep "$f.by-$s" ;; esac
 	done
 	both "$f children -n -F overhead,sample,comm" "$data" -g none -n -F overhead,sample,comm
-	comm=$(first_value "$data" comm)
-	dso=$(first_value "$data" dso)
+	comm=$(top_value "$TMP/$f.by-comm")
+	dso=$(top_value "$TMP/$f.by-dso")
 	both "$f children --comms $comm" "$data" -g none --comms "$comm" --sort dso
 	both "$f children --dsos $dso" "$data" -g none --dsos "$dso" --sort comm,dso
 done
@@ -214,7 +226,7 @@ done
 for f in forks sys; do
 	report_both --threads1 "report $f --threads 1" "$TMP/$f.data"
 	report_both --threads1 "report $f --threads 1 --symbols --sort dso,sym" "$TMP/$f.data" \
-		--symbols "$(first_value "$TMP/$f.data" sym)" --sort dso,sym
+		--symbols "$(top_value "$TMP/$f.by-sym")" --sort dso,sym
 done
 report_both --threads1 "report chains children --threads 1" "$TMP/chains.data" -g none
 
@@ -246,9 +258,9 @@ else
 	awk -F '[ ]' -v OFS=' ' -v first="$first" \
 		'!done && $3 == first { $1 = "ffffffff9f000000"; done = 1 } { print }' \
 		/proc/kallsyms >"$copy"
-	compare "report sys with a copy of kallsyms from another boot" \
-		"HOME='$home' tipless perf report --stdio -i '$TMP/sys.data' 2>/dev/null" \
-		"HOME='$home' tipless '$PROF' report --stdio -i '$TMP/sys.data'"
+	compare --tipless "report sys with a copy of kallsyms from another boot" \
+		"HOME='$home' perf report --stdio -i '$TMP/sys.data'" \
+		"HOME='$home' '$PROF' report --stdio -i '$TMP/sys.data'"
 	# current, with the hot function renamed: prof shows the copy's name
 	awk -F '[ ]' -v OFS=' ' -v hot="$hot" '$3 == hot { $3 = hot "_from_copy" } { print }' \
 		/proc/kallsyms >"$copy"
