@@ -20,6 +20,7 @@
 # stacks, and the SVG colours by change.  Bad command lines exit 129, a
 # missing file 1.
 
+# run-all: cost 22
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
@@ -137,12 +138,22 @@ int main()
 }
 EOF
 have_cxx=1
-g++ -O1 -g -fno-omit-frame-pointer -o "$TMP/bin/cxx" "$TMP/cxx.cc" 2>"$TMP/cxx.err" || have_cxx=0
+# (not named cxx: report.sh has a cxx of its own, and a system-wide
+# recording of both would hold two DSOs of one name)
+g++ -O1 -g -fno-omit-frame-pointer -o "$TMP/bin/cxx-names" "$TMP/cxx.cc" 2>"$TMP/cxx.err" || have_cxx=0
 
 # ---- folded stacks against perf ----------------------------------------------
 
+# keep_ref NAME: keeps perf's folded stacks of the last check as
+# $TMP/NAME.ref, for the SVG and --diff checks below
+keep_ref()
+{
+	cp "$TMP/perf.out" "$TMP/$1.ref"
+}
+
 if record_workload spin -g; then
 	folded "spin -g" "$TMP/spin.data"
+	keep_ref spin
 	folded "spin -g --reverse" "$TMP/spin.data" reverse=1 -- --reverse
 	perf_script_opts="--max-stack 3" \
 		folded "spin -g --max-stack 3" "$TMP/spin.data" -- --max-stack 3
@@ -157,6 +168,7 @@ else
 fi
 if record_workload forks -g -- forks; then
 	folded "forks -g" "$TMP/forks.data"
+	keep_ref forks
 	folded "forks -g --pid" "$TMP/forks.data" pid=1 -- --pid
 	folded "forks -g --merged" "$TMP/forks.data" merged=1 -- --merged
 else
@@ -164,13 +176,14 @@ else
 fi
 if [ $have_cxx = 0 ]; then
 	skip "flame --folded: C++ names -g" "g++ failed: $(head -1 "$TMP/cxx.err")"
-elif record_workload cxx -g -- "$TMP/bin/cxx"; then
+elif record_workload cxx -g -- "$TMP/bin/cxx-names"; then
 	folded "C++ names -g" "$TMP/cxx.data"
 else
 	not_ok "flame: record C++ names -g"
 fi
 if record_workload sys -a -g -- sleep 0.3; then
 	folded "system-wide -g" "$TMP/sys.data"
+	keep_ref sys
 	folded "system-wide -g --kernel-marks" "$TMP/sys.data" kernel=1 -- --kernel-marks
 	folded "system-wide -g --tid --reverse" "$TMP/sys.data" tid=1 reverse=1 -- --tid --reverse
 	perf_script_opts="--max-stack 5" \
@@ -203,7 +216,8 @@ svg_checks()
 {
 	local name=$1 file=$2 svg=$TMP/$1.svg n_ref n_svg
 
-	perf script -F $SCRIPT_FIELDS -i "$file" 2>/dev/null | perl "$REF" >"$TMP/$name.ref"
+	[ -s "$TMP/$name.ref" ] ||
+		perf script -F $SCRIPT_FIELDS -i "$file" 2>/dev/null | perl "$REF" >"$TMP/$name.ref"
 	if ! run_prof "$svg" "$TMP/prof.err" flame -q -i "$file" -o - --minwidth 0; then
 		not_ok "flame svg $name: prof flame" "$(failure_detail "$TMP/prof.err")"
 		return
@@ -279,8 +293,10 @@ fi
 
 if [ -s "$TMP/spin.data" ] && [ -s "$TMP/forks.data" ]; then
 	base=$TMP/spin.data new=$TMP/forks.data
-	perf script -F $SCRIPT_FIELDS -i "$base" 2>/dev/null | perl "$REF" >"$TMP/base.ref"
-	perf script -F $SCRIPT_FIELDS -i "$new" 2>/dev/null | perl "$REF" >"$TMP/new.ref"
+	for f in spin forks; do
+		[ -s "$TMP/$f.ref" ] ||
+			perf script -F $SCRIPT_FIELDS -i "$TMP/$f.data" 2>/dev/null | perl "$REF" >"$TMP/$f.ref"
+	done
 	run_prof "$TMP/diff.folded" "$TMP/prof.err" flame -q --diff "$base" "$new" --folded
 	# each column is one file's folded stacks
 	awk -v base="$TMP/diff.base.u" -v new="$TMP/diff.new.u" '{
@@ -294,19 +310,19 @@ if [ -s "$TMP/spin.data" ] && [ -s "$TMP/forks.data" ]; then
 	}' "$TMP/diff.folded"
 	LC_ALL=C sort "$TMP/diff.base.u" >"$TMP/diff.base"
 	LC_ALL=C sort "$TMP/diff.new.u" >"$TMP/diff.new"
-	if cmp -s "$TMP/base.ref" "$TMP/diff.base" && cmp -s "$TMP/new.ref" "$TMP/diff.new"; then
+	if cmp -s "$TMP/spin.ref" "$TMP/diff.base" && cmp -s "$TMP/forks.ref" "$TMP/diff.new"; then
 		ok "flame --diff --folded: the base and new columns are perf's stacks of each file"
 	else
 		not_ok "flame --diff --folded: the base and new columns are perf's stacks of each file" \
-			"$(diff "$TMP/base.ref" "$TMP/diff.base" | head -n 5)" \
-			"$(diff "$TMP/new.ref" "$TMP/diff.new" | head -n 5)"
+			"$(diff "$TMP/spin.ref" "$TMP/diff.base" | head -n 5)" \
+			"$(diff "$TMP/forks.ref" "$TMP/diff.new" | head -n 5)"
 	fi
 	run_prof "$TMP/diff.svg" "$TMP/prof.err" flame -q --diff "$base" "$new" -o -
 	check "flame --diff: well-formed XML" well_formed "$TMP/diff.svg"
 	# a process only NEW has is red, with a base of 0; one only BASE has
 	# is not drawn
-	cut -d';' -f1 "$TMP/base.ref" | sed 's/ [0-9]*$//' | sort -u >"$TMP/base.roots"
-	cut -d';' -f1 "$TMP/new.ref" | sed 's/ [0-9]*$//' | sort -u >"$TMP/new.roots"
+	cut -d';' -f1 "$TMP/spin.ref" | sed 's/ [0-9]*$//' | sort -u >"$TMP/base.roots"
+	cut -d';' -f1 "$TMP/forks.ref" | sed 's/ [0-9]*$//' | sort -u >"$TMP/new.roots"
 	only_new=$(comm -13 "$TMP/base.roots" "$TMP/new.roots" | head -n 1)
 	only_base=$(comm -23 "$TMP/base.roots" "$TMP/new.roots" | head -n 1)
 	new_fill=$(grep -o "<g><title>[^<]*</title><rect [^>]*" "$TMP/diff.svg" |
