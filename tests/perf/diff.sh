@@ -21,18 +21,21 @@
 # Comparison: stdout byte for byte (perf pads its title lines with
 # blanks) and the exit status.
 
+# run-all: cost 67
 . "$(dirname "$0")/../lib.sh"
 
-# both NAME ARGS...: "perf diff" and "prof diff" with ARGS, in $TMP
+# both NAME ARGS...: "perf diff" and "prof diff" with ARGS, in $TMP, at once
 both()
 {
-	local name=$1 rc_perf rc_prof
+	local name=$1 rc_perf rc_prof pid
 
 	shift
-	(cd "$TMP" && perf diff "$@") >"$TMP/perf.out" 2>"$TMP/perf.err"
-	rc_perf=$?
+	(cd "$TMP" && perf diff "$@") >"$TMP/perf.out" 2>"$TMP/perf.err" &
+	pid=$!
 	(cd "$TMP" && timeout -k 5 60 "$PROF" diff "$@") >"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
+	wait $pid
+	rc_perf=$?
 	judge "diff $name" "$rc_perf" "$rc_prof"
 }
 

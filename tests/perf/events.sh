@@ -13,6 +13,7 @@
 # "event syntax error" lines with the marker under the same character as
 # perf's and status 129, for several kinds of mistake.
 
+# run-all: cost 22
 . "$(dirname "$0")/../lib.sh"
 
 cd "$TMP" || exit 1
@@ -20,16 +21,20 @@ cd "$TMP" || exit 1
 # evlists NAME EVENT: compares perf evlist -v of perf's and prof's files
 evlists()
 {
-	local name=$1 ev=$2 rc
+	local name=$1 ev=$2 rc prof_rc pid
 
-	perf record -q -o perf.data -e "$ev" -- true >/dev/null 2>perf.rec.err
+	# (both record at once)
+	perf record -q -o perf.data -e "$ev" -- true >/dev/null 2>perf.rec.err &
+	pid=$!
+	timeout 20 "$PROF" record -q -o prof.data -e "$ev" -- true >/dev/null 2>prof.rec.err
+	prof_rc=$?
+	wait $pid
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		skip "$name" "perf record -e '$ev' failed here (status $rc)"
 		return
 	fi
-	timeout 20 "$PROF" record -q -o prof.data -e "$ev" -- true >/dev/null 2>prof.rec.err
-	rc=$?
+	rc=$prof_rc
 	if [ $rc -ne 0 ]; then
 		not_ok "$name" "prof record -e '$ev': status $rc" "$(failure_detail prof.rec.err)"
 		return

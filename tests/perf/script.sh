@@ -19,19 +19,23 @@
 # Comparison: stdout byte for byte (no trailing blanks ignored: perf ends
 # the header line of a sample with a blank) and the exit status.
 
+# run-all: cost 67
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
-# both NAME FILE ARGS...: "perf script" and "prof script" with ARGS on FILE
+# both NAME FILE ARGS...: "perf script" and "prof script" with ARGS on
+# FILE, at once
 both()
 {
-	local name=$1 file=$2 rc_perf rc_prof
+	local name=$1 file=$2 rc_perf rc_prof pid
 
 	shift 2
-	perf script -i "$file" "$@" >"$TMP/perf.out" 2>"$TMP/perf.err"
-	rc_perf=$?
+	perf script -i "$file" "$@" >"$TMP/perf.out" 2>"$TMP/perf.err" &
+	pid=$!
 	timeout -k 5 60 "$PROF" script -i "$file" "$@" >"$TMP/prof.out" 2>"$TMP/prof.err"
 	rc_prof=$?
+	wait $pid
+	rc_perf=$?
 	judge "script $name" "$rc_perf" "$rc_prof"
 }
 
