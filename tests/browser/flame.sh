@@ -13,6 +13,7 @@
 # with such a frame (perf script folded by ../perf/folded-ref.pl).
 # Without chromium every check is skipped.
 
+# run-all: cost 5
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 

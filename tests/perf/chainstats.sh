@@ -19,6 +19,7 @@
 # script's; the program without frame pointers has short chains and about
 # half its frames [unknown].  A file recorded without -g has no block.
 
+# run-all: cost 8
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
