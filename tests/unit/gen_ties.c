@@ -564,7 +564,7 @@ static void make_procs(void)
 		struct proc *p = &procs[i];
 
 		p->pid = next_pid;
-		next_pid += 1 + below(40);
+		next_pid += 3 + below(40);	/* room for its threads (pid + 0..2) */
 		p->prog = (int)below(nr_progs);
 		if (without & F_SAME_NAME)	/* the first program of its base name */
 			for (int k = 0; k < p->prog; k++)
