@@ -52,6 +52,7 @@
 # function more often under one node than in prof's graph where that node
 # has an unresolved child.  Any other difference fails.
 
+# run-all: cost 28
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
@@ -297,7 +298,7 @@ graph_split()
 }
 
 # ties_check NAME SEED CMD_PERF CMD_PROF REPLAY [TREE_PERF TREE_PROF]:
-# compares the two commands' stdout and status (as lib.sh's compare);
+# compares the two commands' stdout and status (run by lib.sh's outputs);
 # where they differ, skips when perf split an entry (split_rows) or a
 # call-graph node (graph_split on the TREE commands, which print the
 # whole graphs), or when only the order differs and perf's order changes
@@ -310,11 +311,7 @@ ties_check()
 	if [ -n "${TIES_ONLY:-}" ] && ! [[ $name =~ $TIES_ONLY ]]; then
 		return
 	fi
-	(eval "$cmd_perf") >"$TMP/perf.out" 2>"$TMP/perf.err"
-	rc_perf=$?
-	(eval "$cmd_prof") >"$TMP/prof.out" 2>"$TMP/prof.err"
-	rc_prof=$?
-	sed -i 's/[[:blank:]]*$//' "$TMP/perf.out" "$TMP/prof.out"
+	outputs "$cmd_perf" "$cmd_prof"
 	if ! cmp -s "$TMP/perf.out" "$TMP/prof.out" && split_rows "$TMP/perf.out"; then
 		skip "$name" "perf split an entry its tree could not find again"
 		return
