@@ -1,0 +1,80 @@
+/*
+ * engine.h - the report engine: reads a perf.data file through the
+ * session model and turns its samples, resolved to thread, map, DSO and
+ * symbol with their call chains, into one histogram per event (flat
+ * entries, children-mode entries and call-graph trees).
+ *
+ * A command fills an engine_config with what it knows before the file is
+ * read (symbol paths, threads, progress), hands a configure hook for what
+ * depends on the file's events (perf's mode rules: call graphs, children
+ * mode, the layout and the filters), runs the engine and prints the
+ * histograms it returns.  How the work is spread over threads (one to
+ * three), the queues between them, the look-ahead and prefetching, the
+ * cache of symbol lookups and the parking of samples whose DSOs are still
+ * loading are private to the engine (engine_int.h).
+ *
+ * Invariants: whatever the topology, the histograms are those one thread
+ * reading the records in file order would make; the configure hook runs
+ * once, before the first sample (a stream's: at its first record after its
+ * header records); cfg is not changed by the caller while the engine runs.
+ */
+#ifndef PROF_ENGINE_ENGINE_H
+#define PROF_ENGINE_ENGINE_H
+
+#include "../analysis/callchain.h"
+#include "../analysis/hist.h"
+#include "../format/reader.h"
+#include "../session/session.h"
+#include "../util/timerange.h"
+
+/* What the engine resolves and adds, and how. */
+struct engine_config {
+	/* set before engine_run() */
+	struct session_opts sopts;	/* -k, --symfs */
+	int threads;			/* --threads: 1 keeps to one thread */
+	int progress;			/* draw a progress line on stderr */
+
+	/* set by the configure hook, from the file's events */
+	const struct hist_layout *lay;	/* the histograms' keys and columns */
+	const struct hist_filters *filters;
+	struct callchain_param cg;	/* cg.enabled: call-graph trees */
+	int children;			/* children mode (cumulated chains) */
+	int max_stack;			/* --max-stack, at least 0 */
+	int inline_frames;		/* unwound addresses get their inlined
+					   functions (session_inlines()) */
+	int resolve_flags;		/* SESSION_NO_SYMBOL when no key,
+					   column or filter names a symbol */
+	const struct time_range *time_ranges;	/* --time: nr_time_ranges */
+	int nr_time_ranges;		/* 0: every sample */
+	const unsigned char *cpu_bitmap;	/* -C: NULL for all CPUs */
+};
+
+/*
+ * The configure hook: called once the file's events are known, it
+ * completes cfg (the engine's own, as passed to engine_new()).  Returns 0
+ * to go on, 1 when there is nothing to report (the caller has printed
+ * what perf prints then), -1 on error.
+ */
+typedef int engine_configure_fn(void *arg, struct pd_file *f, struct engine_config *cfg);
+
+struct engine;
+
+/* An engine that will read with cfg (kept, not copied), completed by
+ * configure(arg, ...). */
+struct engine *engine_new(struct engine_config *cfg, engine_configure_fn *configure, void *arg);
+
+/*
+ * Reads f to its end into the histograms.  Returns 0, 1 when the
+ * configure hook ended the report, or a negative value on error (the
+ * message printed; the configure hook's own negative value is passed on).
+ */
+int engine_run(struct engine *eng, struct pd_file *f);
+
+/* The histograms, one per event of the file (f->evsel order), *nr of
+ * them; valid until engine_free().  NULL before the engine configured. */
+struct hists *engine_hists(const struct engine *eng, u32 *nr);
+
+/* Frees the engine, its histograms, session and threads. */
+void engine_free(struct engine *eng);
+
+#endif
