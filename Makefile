@@ -23,7 +23,15 @@ ifeq ($(CI),true)
 WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+# assert()s state the invariants of the code (queue hand-offs, cursor
+# states); the release build compiles them out, make asan and the fuzzers
+# keep them (ASSERT=1 keeps them in ./prof too)
+ifeq ($(ASSERT),1)
+NDEBUG :=
+else
+NDEBUG := -DNDEBUG
+endif
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(NDEBUG) $(CFLAGS)
 # libiberty (libiberty-dev) for cplus_demangle
 LIBS := $(PKG_LIBS) -liberty -lm -lpthread
 

@@ -8,6 +8,7 @@
  */
 #include "engine_int.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* The record thread's work on one batch: the chains' keys first, then
@@ -28,6 +29,7 @@ void chains_consume_records(void *arg, const void *items, size_t len)
 			       &ra->hash[n++]);
 		p += ITEM_RECORD_SIZE(it->nr, it->nr_walks);
 	}
+	assert(p == end && n <= RECORDS_PER_BATCH);
 	for (u32 i = 0; i < n; i++) {
 		const struct item_record *it = ra->item[i];
 		const struct cc_item *chain = (const void *)(it + 1);
@@ -182,6 +184,7 @@ void chains_consume(void *arg, const void *items, size_t len)
 		v[nr++] = it;
 		p += ITEM_CHAIN_SIZE(it->nr, eng->cfg->children);
 	}
+	assert(p == end);
 	for (u32 k = 0; k < nr; k++) {
 		const struct item_chain *it = v[k];
 		const struct cc_item *chain = (const void *)(it + 1);

@@ -8,6 +8,8 @@
  */
 #include "engine_int.h"
 
+#include <assert.h>
+
 /* Frees the cursor's arrays. */
 void cursor_free(struct chain_cursor *c)
 {
@@ -258,6 +260,8 @@ void cursor_resolve(struct engine *eng, const struct pd_sample *sample,
 	}
 	if (cpumode < 0)
 		c->nr = 0;
+	/* every item resolved in place: the arrays were sized up front */
+	assert(c->nr <= c->alloc);
 	if (!eng->cg_lookup)
 		chains_lookup_symbols(eng, c);
 }

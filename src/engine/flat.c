@@ -7,6 +7,7 @@
  */
 #include "engine_int.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* The dso and map-relative address an item looks its symbol up at. */
@@ -219,10 +220,13 @@ void flat_consume(void *arg, const void *items, size_t len)
 		flat_unpark(eng, 0, 0);
 
 	while (p < end) {
+		assert(*p == ITEM_SAMPLE || *p == ITEM_NODE);
 		v[n++] = p;
 		p += *p == ITEM_SAMPLE ? ITEM_SIZE(struct item_sample)
 						    : ITEM_SIZE(struct item_node);
 	}
+	/* items never straddle two batches */
+	assert(p == end);
 	add_items(eng, v, n);
 }
 

@@ -1,5 +1,5 @@
 /*
- * batchq.c - the batch pipe of batchq.h: a ring of nr_batches buffers.
+ * batchq.c - the batch queue of batchq.h: a ring of nr_batches buffers.
  * Batch number n (counting from 0) lives in buffer n % nr_batches; the
  * producer fills batch "filled", the consumer has finished batches below
  * "consumed".  Both counters only grow, under the lock.
@@ -10,6 +10,7 @@
  * the end asks for the rest), and a producer that found the ring full
  * sleeps until wake_at batches are free (or, syncing, until all are).
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,7 +55,9 @@ static void *consumer(void *arg)
 			if (q->consumed == q->filled)
 				break;
 		}
+		assert(q->consumed < q->filled && q->filled - q->consumed <= q->nr_batches);
 		n = q->consumed % q->nr_batches;
+		assert(q->len[n] && q->len[n] <= q->prod.batch_bytes);
 		pthread_mutex_unlock(&q->lock);
 		q->consume(q->arg, q->buf + n * q->prod.batch_bytes, q->len[n]);
 		pthread_mutex_lock(&q->lock);
@@ -96,8 +99,11 @@ struct batchq *batchq_new(size_t batch_bytes, unsigned nr_batches,
 /* Hands the batch being filled to the consumer (if it has items). */
 static void hand_over(struct batchq *q)
 {
+	/* the producer: never the consumer, which would wait for itself */
+	assert(!pthread_equal(pthread_self(), q->thread));
 	if (!q->prod.fill)
 		return;
+	assert(q->prod.fill <= q->prod.batch_bytes && !(q->prod.fill & 7));
 	pthread_mutex_lock(&q->lock);
 	q->len[q->filled % q->nr_batches] = q->prod.fill;
 	q->filled++;
@@ -138,6 +144,7 @@ void batchq_sync(struct batchq *q)
 		pthread_cond_wait(&q->room, &q->lock);
 	q->producer_asleep = 0;
 	q->flush = 0;
+	assert(q->consumed == q->filled);
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -156,6 +163,8 @@ void batchq_free(struct batchq *q)
 	pthread_cond_signal(&q->more);
 	pthread_mutex_unlock(&q->lock);
 	pthread_join(q->thread, NULL);
+	/* the consumer ends only when every batch is consumed */
+	assert(q->consumed == q->filled);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->more);
 	pthread_cond_destroy(&q->room);

@@ -1,5 +1,5 @@
 /*
- * batchq.h - a one-way pipe of work between two threads, in batches.
+ * batchq.h - a one-way queue of work between two threads, in batches.
  *
  * The producer thread appends variable-size items (batchq_alloc()) to the
  * batch it is filling; a full batch is handed to the consumer thread, which
