@@ -22,6 +22,7 @@
  * histograms after hists_finish().
  */
 #include "cmds.h"
+#include "../analysis/filters.h"
 #include "../analysis/hist.h"
 #include "../format/evname.h"
 #include "../format/feature.h"
@@ -121,7 +122,6 @@ struct diff_ctx {
 	s64 w1, w2;			/* wdiff:w1,w2 */
 	int relative;			/* --percentage relative */
 	struct hist_filters filters;
-	char *filter_strings[3];	/* the copies the lists point into */
 	const char *time_left;		/* --time with ':': the files' parts
 					   not taken yet */
 	struct hist_layout lay;
@@ -188,111 +188,17 @@ static int parse_compute(struct diff_ctx *ctx)
 	return error("'%s' is not computation method (use 'delta','ratio' or 'wdiff')", s);
 }
 
-/* Splits a comma-separated list into a NULL-terminated, duplicate-free
- * array pointing into *copy (perf's strlist); *nr gets the number of
- * items. */
-static const char **split_list(const char *str, char **copy, int *nr)
-{
-	const char **list = xcalloc(strlen(str) / 2 + 2, sizeof(*list));
-	char *tok, *save;
-	int n = 0;
-
-	*copy = xstrdup(str);
-	for (tok = strtok_r(*copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int dup = 0;
-
-		for (int i = 0; i < n; i++)
-			dup |= !strcmp(list[i], tok);
-		if (!dup)
-			list[n++] = tok;
-	}
-	*nr = n;
-	return list;
-}
-
-/* A list of pids or tids.  Returns 0, or -1 after an error. */
-static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
-{
-	char *copy;
-	const char **items = split_list(str, &copy, nr);
-	int ret = 0;
-
-	*out = xcalloc(*nr + 1, sizeof(**out));
-	for (int i = 0; i < *nr && !ret; i++) {
-		char *end;
-
-		(*out)[i] = (s32)strtol(items[i], &end, 10);
-		if (*end || end == items[i])
-			ret = error("invalid %s '%s'", what, items[i]);
-	}
-	free(items);
-	free(copy);
-	return ret;
-}
-
-/*
- * perf's setup_addrlist(): the --symbols items that read as one hex
- * number (trailing blanks allowed) are addresses, taken out of the names.
- */
-static void take_addresses(const char **list, int *nr, struct hist_filters *flt)
-{
-	u64 *addrs = xcalloc(*nr + 1, sizeof(*addrs));
-	int kept = 0;
-
-	for (int i = 0; i < *nr; i++) {
-		char *end;
-		unsigned long val;
-
-		errno = 0;
-		val = strtoul(list[i], &end, 16);
-		if (!errno && end != list[i]) {
-			while (*end == ' ' || (*end >= '\t' && *end <= '\r'))
-				end++;
-			if (!*end) {
-				addrs[flt->nr_sym_addrs++] = val;
-				continue;
-			}
-		}
-		list[kept++] = list[i];
-	}
-	list[kept] = NULL;
-	*nr = kept;
-	flt->sym_addrs = addrs;
-}
-
 /* The filters of -d, -C, -S, --pid and --tid; the columns a one-item list
  * names are hidden, as perf's sort__setup_elide().  Returns 0 or -1. */
 static int setup_filters(struct diff_ctx *ctx)
 {
-	struct hist_filters *flt = &ctx->filters;
-	int nr_comms = 0, nr_dsos = 0, nr_syms = 0;
+	const struct filter_args fa = { ctx->comms, ctx->dsos, ctx->symbols, ctx->pids, ctx->tids };
+	struct filter_counts nr;
 
-	if (ctx->comms)
-		flt->comms = split_list(ctx->comms, &ctx->filter_strings[0], &nr_comms);
-	if (ctx->dsos)
-		flt->dsos = split_list(ctx->dsos, &ctx->filter_strings[1], &nr_dsos);
-	if (ctx->symbols) {
-		flt->symbols = split_list(ctx->symbols, &ctx->filter_strings[2], &nr_syms);
-		take_addresses((const char **)flt->symbols, &nr_syms, flt);
-	}
-	hist_layout_elide(&ctx->lay, nr_comms == 1, nr_dsos == 1, nr_syms == 1);
-	if (ctx->pids && parse_ints(ctx->pids, "pid", (s32 **)&flt->pids, &flt->nr_pids))
+	if (hist_filters_parse(&ctx->filters, &fa, &nr))
 		return -1;
-	if (ctx->tids && parse_ints(ctx->tids, "tid", (s32 **)&flt->tids, &flt->nr_tids))
-		return -1;
+	hist_layout_elide(&ctx->lay, nr.comms == 1, nr.dsos == 1, nr.symbols == 1);
 	return 0;
-}
-
-static void free_filters(struct diff_ctx *ctx)
-{
-	free((void *)ctx->filters.comms);
-	free((void *)ctx->filters.dsos);
-	free((void *)ctx->filters.symbols);
-	free((void *)ctx->filters.sym_addrs);
-	free((void *)ctx->filters.pids);
-	free((void *)ctx->filters.tids);
-	for (int i = 0; i < 3; i++)
-		free(ctx->filter_strings[i]);
 }
 
 /* ---- reading the files ------------------------------------------------------- */
@@ -1268,7 +1174,7 @@ int cmd_diff(int argc, char **argv)
 			pd_close(&df->f);
 	}
 	free(ctx.files);
-	free_filters(&ctx);
+	hist_filters_free(&ctx.filters);
 	free(ctx.ev_hists);
 	free(ctx.ev_total);
 	free(ctx.cols);

@@ -15,6 +15,7 @@
  */
 #include "cmds.h"
 #include "../analysis/chainstats.h"
+#include "../analysis/filters.h"
 #include "../analysis/hist.h"
 #include "../engine/engine.h"
 #include "../format/evname.h"
@@ -135,67 +136,10 @@ static int decode_record(void *vctx, struct pd_file *f, const struct pd_event *e
 
 /* ---- option values -------------------------------------------------------- */
 
-/* Splits a comma-separated list into a NULL-terminated, duplicate-free
- * array (perf's strlist).  *nr gets the number of items.  The strings live
- * in one copy, kept after the NULL for free_list(). */
-static const char **split_list(const char *str, int *nr)
-{
-	char *copy = xstrdup(str), *tok, *save;
-	const char **list = xcalloc(strlen(str) / 2 + 3, sizeof(*list));
-	int n = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int dup = 0;
-
-		for (int i = 0; i < n; i++)
-			dup |= !strcmp(list[i], tok);
-		if (!dup)
-			list[n++] = tok;
-	}
-	list[n + 1] = copy;
-	*nr = n;
-	return list;
-}
-
-/* Frees a split_list() array (NULL is fine). */
-static void free_list(const char *const *list)
-{
-	const char *const *p = list;
-
-	if (!list)
-		return;
-	while (*p)
-		p++;
-	free((void *)p[1]);
-	free((void *)list);
-}
-
 /* The smallest item of a one-item list (perf names it in "# comm: x"). */
 static const char *single_item(const char *const *list, int nr)
 {
 	return list && nr == 1 ? list[0] : NULL;
-}
-
-static int parse_ints(const char *str, const char *what, s32 **out, int *nr)
-{
-	int n;
-	const char **items = split_list(str, &n);
-
-	*out = xcalloc(n + 1, sizeof(**out));
-	for (int i = 0; i < n; i++) {
-		char *end;
-		long v = strtol(items[i], &end, 10);
-
-		if (*end || end == items[i]) {
-			error("invalid %s '%s'", what, items[i]);
-			free_list(items);
-			return -1;
-		}
-		(*out)[i] = (s32)v;
-	}
-	*nr = n;
-	free_list(items);
-	return 0;
 }
 
 /* ---- --time ------------------------------------------------------------------ */
@@ -229,62 +173,6 @@ static int parse_time(struct report_ctx *ctx, struct pd_file *f)
 }
 
 /*
- * perf's setup_addrlist(): the --symbols items that read as one hex
- * number (strtoul base 16, trailing blanks allowed) are addresses, taken
- * out of the name list (which stays, maybe empty).
- */
-static void take_addresses(const char **list, int *nr, struct report_ctx *ctx)
-{
-	struct hist_filters *flt = &ctx->filters;
-	u64 *addrs = xcalloc(*nr + 1, sizeof(*addrs));
-	const char *copy = list[*nr + 1];
-	int kept = 0;
-
-	for (int i = 0; i < *nr; i++) {
-		const char *item = list[i], *end;
-		char *sep;
-		unsigned long val;
-
-		errno = 0;
-		val = strtoul(item, &sep, 16);
-		if (!errno && sep != item) {
-			for (end = sep; isspace((unsigned char)*end); end++)
-				;
-			if (!*end) {
-				addrs[flt->nr_sym_addrs++] = val;
-				continue;
-			}
-		}
-		list[kept++] = item;
-	}
-	list[kept] = NULL;
-	list[kept + 1] = copy;
-	*nr = kept;
-	flt->sym_addrs = addrs;
-}
-
-/* Sets up filters from the options.  Returns 0 or -1. */
-static int setup_filters(struct report_ctx *ctx, int *nr_comms, int *nr_dsos, int *nr_syms)
-{
-	struct hist_filters *flt = &ctx->filters;
-
-	*nr_comms = *nr_dsos = *nr_syms = 0;
-	if (ctx->comms)
-		flt->comms = split_list(ctx->comms, nr_comms);
-	if (ctx->dsos)
-		flt->dsos = split_list(ctx->dsos, nr_dsos);
-	if (ctx->symbols) {
-		flt->symbols = split_list(ctx->symbols, nr_syms);
-		take_addresses((const char **)flt->symbols, nr_syms, ctx);
-	}
-	if (ctx->pids && parse_ints(ctx->pids, "pid", (s32 **)&flt->pids, &flt->nr_pids))
-		return -1;
-	if (ctx->tids && parse_ints(ctx->tids, "tid", (s32 **)&flt->tids, &flt->nr_tids))
-		return -1;
-	return 0;
-}
-
-/*
  * The engine's configure hook: what the flat report decides once the
  * events are known (a stream's: at the first record after them): what
  * their sample types allow (perf's rules for call graphs, children mode
@@ -298,7 +186,9 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 	struct hist_layout *lay = &ctx->lay;
 	struct report_stdio_opts *so = &ctx->so;
 	u64 sample_type = 0;
-	int nr_comms, nr_dsos, nr_syms, callchain;
+	const struct filter_args fa = { ctx->comms, ctx->dsos, ctx->symbols, ctx->pids, ctx->tids };
+	struct filter_counts nr;
+	int callchain;
 
 	for (u32 i = 0; i < f->nr_evsel; i++)
 		sample_type |= f->evsel[i].attr.sample_type;
@@ -348,7 +238,7 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 		ctx->exit_status = -EINVAL;
 		return 1;
 	}
-	if (setup_filters(ctx, &nr_comms, &nr_dsos, &nr_syms))
+	if (hist_filters_parse(&ctx->filters, &fa, &nr))
 		return -1;
 
 	so->relative = ctx->percentage && !strcmp(ctx->percentage, "relative");
@@ -359,9 +249,9 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 		so->callgraph_skip_first = !ctx->field_order && ctx->sort_order &&
 					   !strncmp(ctx->sort_order, "sym", 3);
 	}
-	so->elide_comm = single_item(ctx->filters.comms, nr_comms);
-	so->elide_dso = single_item(ctx->filters.dsos, nr_dsos);
-	so->elide_sym = single_item(ctx->filters.symbols, nr_syms);
+	so->elide_comm = single_item(ctx->filters.comms, nr.comms);
+	so->elide_dso = single_item(ctx->filters.dsos, nr.dsos);
+	so->elide_sym = single_item(ctx->filters.symbols, nr.symbols);
 	hist_layout_elide(lay, !!so->elide_comm, !!so->elide_dso, !!so->elide_sym);
 
 	if (ctx->cpus) {
@@ -457,12 +347,7 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	report_stdio_end(stdout, &ctx->so);
 out:
 	engine_free(eng);
-	free_list(ctx->filters.comms);
-	free_list(ctx->filters.dsos);
-	free_list(ctx->filters.symbols);
-	free((void *)ctx->filters.sym_addrs);
-	free((void *)ctx->filters.pids);
-	free((void *)ctx->filters.tids);
+	hist_filters_free(&ctx->filters);
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
 	if (ret < 0)
