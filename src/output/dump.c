@@ -13,16 +13,15 @@
  * where the decoded part is what the record's handler in "perf report"
  * prints (some print nothing, some ": unhandled!"): dump_records.c for
  * records other than samples, dump_sample.c for samples, which go on
- * with " ... thread: COMM:TID" and " ...... dso: NAME" from the thread
- * and map model of dump_machine.c.  After the last record come the
+ * with " ... thread: COMM:TID" and " ...... dso: NAME" from the session
+ * model (dump_machine.c).  After the last record come the
  * "Aggregated stats" perf prints, with per-event sample counts as perf's
  * hists count them (per branch entry in branch mode).
  *
  * Invariants: output goes through one large buffer written with fwrite, hex
  * and decimal are formatted by hand (printf only for floats and rare
  * records); every field read from a record is bounds-checked against the
- * record's size; memory is one arena plus the growing map arrays, all
- * freed by dump_end().
+ * record's size; memory (an arena, the session) is freed by dump_end().
  */
 #include "dump_int.h"
 #include "../format/evname.h"
@@ -244,6 +243,8 @@ int dump_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 	} else {
 		dump_user_record(st, ev, &r);
 	}
+	if (hdr->type != PD_REC_SAMPLE)
+		dump_machine_event(st, ev);
 	return o->failed ? -1 : 0;
 }
 

@@ -9,7 +9,7 @@
  *	dump_end(&d, &f);                    // "Aggregated stats:" and cleanup
  *
  * dump_end() must be called even when pd_process() failed: it flushes what
- * was printed and frees the thread model (it prints the stats only when
+ * was printed and frees the session model (it prints the stats only when
  * processing succeeded, as perf does).
  */
 #ifndef PROF_OUTPUT_DUMP_H
@@ -28,8 +28,8 @@ struct dump_ctx {
 	struct dump_state *state;	/* private, set by dump_begin() */
 };
 
-/* Prints what perf prints before the first record and sets up the thread
- * and map model that the " ... thread:" and "...... dso:" lines need. */
+/* Prints what perf prints before the first record and makes the session
+ * (src/session) that the " ... thread:" and "...... dso:" lines need. */
 void dump_begin(struct dump_ctx *ctx, struct pd_file *f);
 
 /* Prints one record; a pd_ops.record-shaped function (ctx is a dump_ctx).
@@ -37,7 +37,7 @@ void dump_begin(struct dump_ctx *ctx, struct pd_file *f);
 int dump_record(void *ctx, struct pd_file *f, const struct pd_event *ev);
 
 /* Prints the trailing stats when ok is non-zero (pd_process() returned 0),
- * flushes the output and frees the model.  Returns 0, or -1 when writing
+ * flushes the output and frees the session.  Returns 0, or -1 when writing
  * failed: out's error flag is set, and whoever closes out says why (for
  * standard output, main()'s stdout_finish()). */
 int dump_end(struct dump_ctx *ctx, struct pd_file *f, int ok);

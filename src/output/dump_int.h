@@ -5,7 +5,7 @@
  *	dump.c          the record dispatcher, the header lines, the stats
  *	dump_records.c  printers of the records other than samples
  *	dump_sample.c   the sample printer
- *	dump_machine.c  the thread and map model the sample lines need
+ *	dump_machine.c  a sample's thread and dso lines, from the session
  *
  * Private to src/output/dump*.c.
  */
@@ -124,36 +124,15 @@ static inline void ob_hexalt(struct obuf *o, u64 v)
 /* printf into the buffer (for floats and rare records). */
 void ob_fmt(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* ---- thread and map model --------------------------------------------- */
+/* ---- the dump's state ------------------------------------------------ */
 
-/* One address range of a process (or of the kernel) and its dso name. */
-struct map_range {
-	u64 start, end;		/* [start, end) */
-	const char *dso;	/* long name perf prints */
-};
-
-/* The maps of one process, sorted by start, never overlapping. */
-struct maps {
-	struct map_range *v;
-	u32 nr, alloc;
-	struct maps *next_all;	/* list of every maps, for freeing */
-};
-
-struct thread {
-	int pid, tid;
-	const char *comm;	/* ":TID" until a COMM or fork sets one */
-	int comm_set;
-	struct maps *maps;	/* shared with the process leader */
-};
+struct session;
 
 struct dump_state {
 	struct obuf ob;
-	struct arena arena;	/* threads, comm strings, dso names */
+	struct arena arena;	/* strings of the dump's own */
 	const char *name;	/* file name shown after '@' */
-	struct thread **threads;	/* open addressing by tid; NULL = free */
-	u64 thread_mask, nr_threads;
-	struct maps *all_maps;
-	struct maps kmaps;	/* kernel, modules, ksymbols */
+	struct session *session;	/* threads and maps (src/session) */
 	const char *arch;	/* "x86", "arm64", ... for register names */
 	u32 nr_attrs_seen;	/* HEADER_ATTR records seen (pipe mode) */
 	u64 combined_type;	/* perf's cached combined sample_type */
@@ -162,11 +141,6 @@ struct dump_state {
 	u64 *hist_samples;	/* per evsel: what perf's hists count */
 	u32 nr_hist;		/* entries in hist_samples */
 	int branch_mode;	/* HEADER_BRANCH_STACK: perf counts branches */
-	int kernel_loaded;	/* perf's map__load() of the kernel map ran */
-	u8 kernel_bid[20];	/* kernel build-id from the file, if any */
-	int kernel_bid_size;	/* 0 when the file has none */
-	const char *ref_reloc_sym;	/* "_text" of "[kernel.kallsyms]_text" */
-	u64 ref_reloc_addr;	/* that symbol's address (the MMAP's pgoff) */
 };
 
 /* Last counter value per sample id, for PERF_SAMPLE_READ deltas. */
@@ -204,12 +178,6 @@ static inline void ob_recstr(struct obuf *o, const struct rec *r, u32 off)
 		ob_strn(o, (const char *)r->p + off, r->size - off);
 }
 
-static inline const char *rec_strdup(struct dump_state *st, const struct rec *r, u32 off)
-{
-	if (off >= r->size)
-		return "";
-	return arena_strndup(&st->arena, (const char *)r->p + off, r->size - off);
-}
 
 /* ---- dump.c ----------------------------------------------------------- */
 
@@ -233,26 +201,17 @@ void dump_sample(struct dump_state *st, struct pd_file *f, const struct pd_event
 
 /* ---- dump_machine.c --------------------------------------------------- */
 
-/* Sets up the model: the idle thread, the kernel build-id of the file. */
-void dump_machine_begin(struct dump_state *st, const struct pd_file *f);
-/* Frees the model. */
+/* Makes the session of f. */
+void dump_machine_begin(struct dump_state *st, struct pd_file *f);
+/* Frees it. */
 void dump_machine_end(struct dump_state *st);
-/* Model updates of records, after they were printed.  MMAP and MMAP2
- * (name_off 40 or 72; prot and flags as the record has them, MMAP's
- * derived from its misc); COMM; FORK, which prints perf's "removing
- * erroneous parent thread" line; KSYMBOL; a HEADER_BUILD_ID record. */
-void dump_machine_mmap(struct dump_state *st, const struct rec *r, u16 misc, u32 name_off,
-		       u32 prot, u32 flags);
-void dump_machine_comm(struct dump_state *st, const struct rec *r);
-void dump_machine_fork(struct dump_state *st, const struct rec *r);
-void dump_machine_ksymbol(struct dump_state *st, const struct rec *r);
-void dump_machine_build_id(struct dump_state *st, const struct rec *r);
-/* perf's machine__resolve() as far as -D prints it: the " ... thread:"
- * and " ...... dso:" lines of a sample. */
-void dump_print_resolve(struct dump_state *st, const struct pd_sample *s, u16 misc);
-/* What perf's report does after printing a sample that can touch the
- * kernel map: callchain resolution and, in branch mode, branch targets. */
-void dump_touch_kernel_map(struct dump_state *st, const struct pd_evsel *e,
-			   const struct pd_sample *s);
+/* What a record other than a sample changes in the session, after it was
+ * printed (a FORK may add perf's "removing erroneous parent" line). */
+void dump_machine_event(struct dump_state *st, const struct pd_event *ev);
+/* A sample's " ... thread:" and " ...... dso:" lines, then the lookups
+ * perf's report makes after it that can load the kernel map (callchain,
+ * branch targets in branch mode). */
+void dump_resolve(struct dump_state *st, const struct pd_event *ev, const struct pd_evsel *e,
+		  const struct pd_sample *s);
 
 #endif

@@ -1,8 +1,7 @@
 /*
  * dump_records.c - "prof report -D": the decoded part of every record but
  * samples, as perf 6.1's handlers print it (perf_event__fprintf_*() and
- * the user records' dump functions), then what the record changes in the
- * thread and map model (dump_machine.c).
+ * the user records' dump functions).
  *
  * Invariants: every field is read through rec64()/rec32()/rec16(), which
  * give 0 past the record's end; a string is cut at the record's end.
@@ -40,7 +39,6 @@ static void do_mmap(struct dump_state *st, const struct rec *r, u16 misc)
 	ob_chr(o, ' ');
 	ob_recstr(o, r, 40);
 	ob_chr(o, '\n');
-	dump_machine_mmap(st, r, misc, 40, (misc & PD_MISC_MMAP_DATA) ? 0 : 4 /* PROT_EXEC */, 0);
 }
 
 static void do_mmap2(struct dump_state *st, const struct rec *r, u16 misc)
@@ -78,7 +76,6 @@ static void do_mmap2(struct dump_state *st, const struct rec *r, u16 misc)
 	ob_chr(o, ' ');
 	ob_recstr(o, r, 72);
 	ob_chr(o, '\n');
-	dump_machine_mmap(st, r, misc, 72, prot, flags);
 }
 
 static void do_comm(struct dump_state *st, const struct rec *r, u16 misc)
@@ -93,7 +90,6 @@ static void do_comm(struct dump_state *st, const struct rec *r, u16 misc)
 	ob_chr(o, '/');
 	ob_s64(o, tid);
 	ob_chr(o, '\n');
-	dump_machine_comm(st, r);
 }
 
 static void print_task(struct obuf *o, const struct rec *r)
@@ -127,7 +123,6 @@ static void do_ksymbol(struct dump_state *st, const struct rec *r)
 	ob_str(o, " name ");
 	ob_recstr(o, r, 24);
 	ob_chr(o, '\n');
-	dump_machine_ksymbol(st, r);
 }
 
 static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
@@ -478,7 +473,6 @@ void dump_kernel_record(struct dump_state *st, struct pd_file *f, const struct p
 		break;
 	case PD_REC_FORK:
 		print_task(o, r);
-		dump_machine_fork(st, r);
 		break;
 	case PD_REC_EXIT:
 		print_task(o, r);
@@ -549,9 +543,6 @@ void dump_user_record(struct dump_state *st, const struct pd_event *ev, const st
 		break;
 	case PD_REC_FINISHED_ROUND:
 		ob_chr(o, '\n');
-		break;
-	case PD_REC_HEADER_BUILD_ID:
-		dump_machine_build_id(st, r);
 		break;
 	case PD_REC_ID_INDEX:
 		do_id_index(st, r);

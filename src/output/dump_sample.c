@@ -329,7 +329,8 @@ static struct read_period *period_slot(struct dump_state *st, u64 id)
 /* perf's deliver_sample_value(): a SAMPLE_READ sample is resolved once per
  * counter whose value moved since the last sample with its id. */
 static void resolve_read_value(struct dump_state *st, const struct pd_file *f,
-			       const struct pd_sample *s, u64 id, u64 value, u16 misc)
+			       const struct pd_event *ev, const struct pd_sample *s, u64 id,
+			       u64 value)
 {
 	struct pd_evsel *e = id ? pd_evsel_by_id(f, id) : NULL;
 	struct read_period *p;
@@ -359,9 +360,8 @@ static void resolve_read_value(struct dump_state *st, const struct pd_file *f,
 	if (value == p->value)
 		return;
 	p->value = value;
-	dump_print_resolve(st, s, misc);
+	dump_resolve(st, ev, e, s);
 	count_hist_sample(st, e, s);
-	dump_touch_kernel_map(st, e, s);
 }
 
 void dump_sample(struct dump_state *st, struct pd_file *f, const struct pd_event *ev,
@@ -443,9 +443,8 @@ void dump_sample(struct dump_state *st, struct pd_file *f, const struct pd_event
 		ob_chr(o, '\n');
 	}
 	if (!(type & PD_SAMPLE_READ)) {
-		dump_print_resolve(st, &s, hdr->misc);
+		dump_resolve(st, ev, e, &s);
 		count_hist_sample(st, e, &s);
-		dump_touch_kernel_map(st, e, &s);
 		return;
 	}
 	print_read(o, e, &s);
@@ -453,7 +452,7 @@ void dump_sample(struct dump_state *st, struct pd_file *f, const struct pd_event
 		const u8 *v = s.read.values + 8 * s.read.value_words * i;
 		u64 id = (e->attr.read_format & PD_FORMAT_ID) ? pd_get64(v + 8) : 0;
 
-		resolve_read_value(st, f, &s, id, pd_get64(v), hdr->misc);
+		resolve_read_value(st, f, ev, &s, id, pd_get64(v));
 		if (!(e->attr.read_format & PD_FORMAT_GROUP))
 			break;
 	}

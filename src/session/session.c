@@ -98,6 +98,9 @@ struct session {
 					   load (session_kernel_pending()) */
 	int opts_vmlinux;		/* -k given: "[kernel.vmlinux]" */
 	u32 comm_epoch;			/* comm strings rewritten in place */
+	s32 removed_parent[2];		/* pid, tid of the erroneous parent the
+					   last FORK removed */
+	int removed_parent_set;		/* the last FORK removed one */
 	void (*sync)(void *arg);	/* session_set_sync(), or NULL */
 	void *sync_arg;
 };
@@ -660,6 +663,9 @@ static void do_fork(struct session *s, const struct pd_header *h)
 	struct thread *parent = thread_lookup(s, ppid, ptid, 1);
 
 	if (parent->pid != ppid) {
+		s->removed_parent[0] = parent->pid;
+		s->removed_parent[1] = parent->tid;
+		s->removed_parent_set = 1;
 		thread_remove(s, parent);
 		parent = thread_lookup(s, ppid, ptid, 1);
 	}
@@ -744,6 +750,7 @@ int session_event(struct session *s, const struct pd_event *ev)
 		break;
 	}
 	case PD_REC_FORK:
+		s->removed_parent_set = 0;
 		if (h->size >= 24)
 			do_fork(s, h);
 		break;
@@ -819,6 +826,18 @@ static struct map *kernel_map_hit(struct session *s, struct map *m, u64 addr, in
 	else
 		al->kernel_unsure = 1;
 	return m;
+}
+
+int session_fork_removed_parent(const struct session *s, s32 *pid, s32 *tid)
+{
+	*pid = s->removed_parent[0];
+	*tid = s->removed_parent[1];
+	return s->removed_parent_set;
+}
+
+int session_kernel_loaded(const struct session *s)
+{
+	return s->kernel_loaded;
 }
 
 int session_kernel_pending(const struct session *s)

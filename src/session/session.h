@@ -70,6 +70,13 @@ void session_free(struct session *s);
 /* Updates the model from one record (COMM, FORK, EXIT, MMAP, MMAP2,
  * KSYMBOL, ...); other records are ignored.  Returns 0 or -1. */
 int session_event(struct session *s, const struct pd_event *ev);
+/* After session_event() of a FORK: 1 when its parent thread was found
+ * with another pid and replaced, as perf does, the pid and tid it had in
+ * *pid, *tid (perf -D prints "removing erroneous parent thread"); else 0. */
+int session_fork_removed_parent(const struct session *s, s32 *pid, s32 *tid);
+/* 1 once the kernel map was loaded (and shrunk to its symbols): lookups
+ * that hit it no longer change it. */
+int session_kernel_loaded(const struct session *s);
 
 /*
  * Resolves the sample's own ip (the sample's cpumode from hdr->misc) as
