@@ -133,6 +133,23 @@ struct record {
 	struct record_dsos *dsos;	/* which DSOs got samples */
 	u16 trailer_size;	/* sample_id bytes on non-sample records */
 	int id_first;		/* samples start with an IDENTIFIER */
+
+	char **cmdline;		/* "prof" and its arguments, for the CMDLINE feature */
+	int nr_cmdline;
+	char **command;		/* the command and its arguments (what the options left) */
+	int nr_command_args;	/* 0 when there is no command */
+	int default_event;	/* no -e: events[0] is "cycles" */
+	int exclude_kernel;	/* every event excludes the kernel */
+	sigset_t blocked;	/* the signals held outside ppoll() */
+	sigset_t orig_mask, wait_mask;	/* the mask before, the one in ppoll() */
+	pid_t child;		/* the command, 0 when none or it has ended */
+	int go_fd, err_fd;	/* child_start()'s pipes to the command */
+	int exec_errno;		/* the command's exec failed so */
+	int status;		/* the command's wait status */
+	int timed_out;		/* --duration passed, or the -p/-t targets are gone */
+	struct pw_event *wevs;	/* the events as the writer takes them */
+	struct pollfd *pfds;	/* the counters polled for data and hang-ups */
+	int nfds, live;		/* pfds in use, those not hung up */
 };
 
 enum { CG_NONE, CG_FP, CG_DWARF };
@@ -865,7 +882,7 @@ static void stop_command(pid_t child, int *status, const sigset_t *wait_mask)
 }
 
 /* Closes the counters, unmaps the rings, frees what the run allocated. */
-static void release(struct record *r, struct pw_event *wevs, struct pollfd *pfds, char **cmdline)
+static void release(struct record *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -883,9 +900,9 @@ static void release(struct record *r, struct pw_event *wevs, struct pollfd *pfds
 	record_zstd_free(r->zstd);
 	free(r->threads);
 	free(r->rings);
-	free(wevs);
-	free(pfds);
-	free(cmdline);
+	free(r->wevs);
+	free(r->pfds);
+	free(r->cmdline);
 }
 
 /* Picks the target from the options, with perf's precedence: -p/-t over
@@ -994,10 +1011,36 @@ static void add_compressed_feature(struct record *r)
 	pw_add_feature(&r->out, PD_FEAT_COMPRESSED, v, sizeof(v));
 }
 
-int cmd_record(int argc, char **argv)
+/* --duration: seconds > 0; exits with the usage after anything else. */
+static void parse_duration(struct record *r, const char *arg, const struct opt *opts)
 {
-	static struct record rec;
-	struct record *r = &rec;
+	char *end;
+
+	r->duration = strtod(arg, &end);
+	if (end == arg || *end || !(r->duration > 0) || !isfinite(r->duration))
+		opt_usage_error(record_usage, opts, "bad duration '%s' (seconds > 0)", arg);
+}
+
+/* -p / -t: a list of ids; exits with the usage when it is malformed. */
+static void check_id_lists(const struct record *r, const struct opt *opts)
+{
+	pid_t *ids = NULL;
+	int nr = 0, bad = (r->pid_list && parse_id_list(r->pid_list, &ids, &nr)) ||
+			  (r->tid_list && parse_id_list(r->tid_list, &ids, &nr));
+
+	free(ids);
+	if (bad)
+		opt_usage_error(record_usage, opts, "bad %s list '%s'",
+				r->pid_list ? "pid" : "tid", r->pid_list ? r->pid_list : r->tid_list);
+}
+
+/*
+ * Reads the options into r (the command is what they leave in argv) and
+ * parses the events, "cycles" when no -e was given.  Returns 0, or the
+ * exit status after an error; a usage error exits.
+ */
+static int parse_options(struct record *r, int argc, char **argv)
+{
 	const char *callgraph_mode = NULL, *duration_arg = NULL, *mmap_arg = NULL;
 	struct opt opts[] = {
 		OPT_CALLBACK('e', "event", NULL, "event",
@@ -1022,43 +1065,25 @@ int cmd_record(int argc, char **argv)
 		OPT_BOOLEAN('q', "quiet", &r->quiet, "print no summary"),
 		OPT_END(),
 	};
-	struct sigaction sa = { 0 };
-	sigset_t block, orig_mask, wait_mask;
-	struct pw_event *wevs = NULL;
-	struct pollfd *pfds = NULL;
-	int go_fd = -1, err_fd = -1, status = 0, exec_errno = 0, killed_by = 0, ret = 0;
-	char **cmdline = xcalloc((size_t)argc + 2, sizeof(char *));	/* "prof", argv */
-	int default_event = 0, nfds = 0, live = 0, exclude_kernel = 1;
-	int timed_out = 0;	/* --duration passed, or the -p/-t targets are gone */
-	double deadline = 0;
-	struct synth synth = { 0 };
-	size_t build_ids_size;
-	void *build_ids;
-	pid_t child = 0;
-	int argc_left;
 
-	cmdline[0] = "prof";
-	memcpy(cmdline + 1, argv, (size_t)argc * sizeof(char *));
+	r->cmdline = xcalloc((size_t)argc + 2, sizeof(char *));	/* "prof", argv */
+	r->cmdline[0] = "prof";
+	memcpy(r->cmdline + 1, argv, (size_t)argc * sizeof(char *));
+	r->nr_cmdline = argc + 1;
 	the_record = r;
 	r->output = "perf.data";
-	argc_left = opt_parse(argc, argv, opts, record_usage, 1);
+	r->nr_command_args = opt_parse(argc, argv, opts, record_usage, 1);
+	r->command = argv;
 	if (r->quiet)
 		error_set_quiet(1);
 	if (r->callgraph)
 		r->callgraph = CG_FP;
-	if (callgraph_mode && parse_callgraph(r, callgraph_mode)) {
-		release(r, NULL, NULL, cmdline);
+	if (callgraph_mode && parse_callgraph(r, callgraph_mode))
 		return 129;
-	}
 	if (r->freq < 0)
 		opt_usage_error(record_usage, opts, "bad frequency %d", r->freq);
-	if (duration_arg) {
-		char *end;
-
-		r->duration = strtod(duration_arg, &end);
-		if (end == duration_arg || *end || !(r->duration > 0) || !isfinite(r->duration))
-			opt_usage_error(record_usage, opts, "bad duration '%s' (seconds > 0)", duration_arg);
-	}
+	if (duration_arg)
+		parse_duration(r, duration_arg, opts);
 	r->mmap_pages = ring_default_pages(sysctl_int("kernel/perf_event_mlock_kb", -1, 0),
 					   sysconf(_SC_PAGESIZE));
 	if (mmap_arg && !(r->mmap_pages = ring_parse_pages(mmap_arg, sysconf(_SC_PAGESIZE),
@@ -1066,88 +1091,79 @@ int cmd_record(int argc, char **argv)
 		opt_usage_error(record_usage, opts, "invalid argument for -m/--mmap-pages: '%s'", mmap_arg);
 	if (r->cpu_list && parse_cpu_list(r, r->cpu_list))
 		opt_usage_error(record_usage, opts, "bad cpu list '%s'", r->cpu_list);
-	{
-		pid_t *ids = NULL;
-		int nr = 0, bad = (r->pid_list && parse_id_list(r->pid_list, &ids, &nr)) ||
-				  (r->tid_list && parse_id_list(r->tid_list, &ids, &nr));
-
-		free(ids);
-		if (bad)
-			opt_usage_error(record_usage, opts, "bad %s list '%s'",
-					r->pid_list ? "pid" : "tid", r->pid_list ? r->pid_list : r->tid_list);
-	}
+	check_id_lists(r, opts);
 	r->pipe = !strcmp(r->output, "-");
 	if (!r->nr_events) {
 		r->events[0].spec = "cycles";
 		r->nr_events = 1;
-		default_event = 1;
+		r->default_event = 1;
 	}
-	for (int i = 0; i < r->nr_events; i++) {
-		if (parse_event(&r->events[i])) {
-			release(r, NULL, NULL, cmdline);
+	for (int i = 0; i < r->nr_events; i++)
+		if (parse_event(&r->events[i]))
 			return 129;
-		}
-	}
-	if (default_event)	/* perf marks only -e events so */
+	if (r->default_event)	/* perf marks only -e events so */
 		r->events[0].attr.flags &= ~(1ULL << PD_ATTR_EXCLUDE_GUEST);
 	/* perf would go system-wide; prof wants -a said */
-	if (!argc_left && !r->pid_list && !r->tid_list && !r->system_wide && !r->cpu_list)
+	if (!r->nr_command_args && !r->pid_list && !r->tid_list && !r->system_wide && !r->cpu_list)
 		opt_usage_error(record_usage, opts, "a command to run or a target (-p, -t, -a, -C) is required");
-	if (choose_target(r) || read_cpus(r)) {
-		release(r, NULL, NULL, cmdline);
-		return 1;
-	}
-	r->nr_task_slots = r->target == TARGET_TASKS ? r->nr_threads : 1;
-	setup_attrs(r);
-	raise_nofile(r);
+	return 0;
+}
 
-	/* signals wait in the mask except inside ppoll() */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &orig_mask);
-	wait_mask = orig_mask;
-	sigdelset(&wait_mask, SIGCHLD);
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
+/* Holds SIGCHLD, SIGINT and SIGTERM except inside ppoll() (wait_mask),
+ * where their handlers run. */
+static void setup_signals(struct record *r)
+{
+	struct sigaction sa = { 0 };
+
+	sigemptyset(&r->blocked);
+	sigaddset(&r->blocked, SIGCHLD);
+	sigaddset(&r->blocked, SIGINT);
+	sigaddset(&r->blocked, SIGTERM);
+	sigprocmask(SIG_BLOCK, &r->blocked, &r->orig_mask);
+	r->wait_mask = r->orig_mask;
+	sigdelset(&r->wait_mask, SIGCHLD);
+	sigdelset(&r->wait_mask, SIGINT);
+	sigdelset(&r->wait_mask, SIGTERM);
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is a write error */
+}
 
-	if (argc_left) {
-		child = child_start(argv, &orig_mask, COMMAND_COMM, &go_fd, &err_fd);
-		if (child < 0) {
-			release(r, NULL, NULL, cmdline);
-			return 1;
-		}
-	}
-	/* a file size limit is a write error (EFBIG), not a death; set after
-	 * the fork, as the command's own signals are left as they were */
-	signal(SIGXFSZ, SIG_IGN);
+/* Opens every event's counters and maps the rings; 0, or -1. */
+static int open_counters(struct record *r)
+{
+	r->exclude_kernel = 1;
 	for (int i = 0; i < r->nr_events; i++) {
-		if (open_event(r, &r->events[i], child, default_event && i == 0))
-			goto kill_child;
+		if (open_event(r, &r->events[i], r->child, r->default_event && i == 0))
+			return -1;
 		if (!PD_ATTR_FLAG(&r->events[i].attr, PD_ATTR_EXCLUDE_KERNEL))
-			exclude_kernel = 0;	/* perf then writes the kernel maps */
+			r->exclude_kernel = 0;	/* perf then writes the kernel maps */
 	}
-	if (setup_rings(r))
-		goto kill_child;
+	return setup_rings(r);
+}
 
-	wevs = xcalloc((size_t)r->nr_events, sizeof(*wevs));
+/*
+ * Opens the file (keeping an old one as OUTPUT.old) or the pipe, which
+ * gets its features and event names first; then the DSO follower and,
+ * with -z, the compressor.  Returns 0, or -1.
+ */
+static int open_output(struct record *r)
+{
+	r->wevs = xcalloc((size_t)r->nr_events, sizeof(*r->wevs));
 	for (int i = 0; i < r->nr_events; i++) {
-		wevs[i].attr = r->events[i].attr;
-		wevs[i].name = r->events[i].spec;
-		wevs[i].ids = r->events[i].ids;
-		wevs[i].nr_ids = r->events[i].nr_ids;
+		r->wevs[i].attr = r->events[i].attr;
+		r->wevs[i].name = r->events[i].spec;
+		r->wevs[i].ids = r->events[i].ids;
+		r->wevs[i].nr_ids = r->events[i].nr_ids;
 	}
 	if (r->pipe) {
-		if (pw_open_pipe(&r->out, STDOUT_FILENO, "standard output", wevs, (u32)r->nr_events))
-			goto kill_child;
-		pw_add_host_features(&r->out, argc + 1, cmdline, wevs, (u32)r->nr_events);
+		if (pw_open_pipe(&r->out, STDOUT_FILENO, "standard output", r->wevs,
+				 (u32)r->nr_events))
+			return -1;
+		pw_add_host_features(&r->out, r->nr_cmdline, r->cmdline, r->wevs, (u32)r->nr_events);
 		if (r->compression)
 			add_compressed_feature(r);
 		pw_add_feature(&r->out, PD_FEAT_SAMPLE_TIME, (u64[2]){ 0, 0 }, 16);
@@ -1155,91 +1171,156 @@ int cmd_record(int argc, char **argv)
 		write_event_names(r);
 	} else {
 		keep_old_output(r->output);
-		if (pw_open(&r->out, r->output, wevs, (u32)r->nr_events))
-			goto kill_child;
+		if (pw_open(&r->out, r->output, r->wevs, (u32)r->nr_events))
+			return -1;
 	}
 	r->dsos = record_dsos_new(r->id_first);
 	if (r->compression)
 		r->zstd = record_zstd_new(r->compression);
+	return 0;
+}
 
-	/* the state before recording, then the counters go */
+/* The state before recording (synthesized), FINISHED_INIT, then the
+ * counters of -p/-t/-a/-C are enabled. */
+static void write_start_state(struct record *r)
+{
+	struct synth synth = { 0 };
+	struct pd_header init = { PD_REC_FINISHED_INIT, 0, sizeof(init) };
+
 	synth.emit = put_synth;
 	synth.arg = r;
 	synth.trailer_size = r->trailer_size;
 	synth.mmap_data = r->callgraph == CG_DWARF;
-	if (!exclude_kernel)
+	if (!r->exclude_kernel)
 		synth_kernel_maps(&synth);
 	if (r->target == TARGET_TASKS)
 		synth_thread_list(&synth, r->threads, r->nr_threads);
 	else if (r->target == TARGET_CPUS)
 		synth_all_threads(&synth);
-	if (child > 0)
-		synth_comm(&synth, child, child, COMMAND_COMM);
+	if (r->child > 0)
+		synth_comm(&synth, r->child, r->child, COMMAND_COMM);
 	synth_free(&synth);
-	{
-		struct pd_header init = { PD_REC_FINISHED_INIT, 0, sizeof(init) };
-
-		pw_write(&r->out, &init, sizeof(init));	/* the start-up state ends */
-		r->nr_records++;
-	}
+	pw_write(&r->out, &init, sizeof(init));	/* the start-up state ends */
+	r->nr_records++;
 	pw_commit(&r->out);
 	if (r->target != TARGET_COMMAND)
 		for (int i = 0; i < r->nr_events; i++)
 			for (int s = 0; s < r->nr_cpus * r->nr_task_slots; s++)
 				if (r->events[i].fds[s] >= 0)
 					ioctl(r->events[i].fds[s], PERF_EVENT_IOC_ENABLE, 0);
+}
 
-	/* go: the command execs (which enables counters on it) */
-	if (child > 0) {
-		if (write(go_fd, "g", 1) != 1)
-			warning("cannot start the command: %s", strerror(errno));
-		close(go_fd);
-		if (read(err_fd, &exec_errno, sizeof(exec_errno)) == sizeof(exec_errno))
-			error("cannot run '%s': %s", argv[0], strerror(exec_errno));
-		close(err_fd);
+/*
+ * Everything before the recording runs: the target and CPUs, the attrs,
+ * the signals, the command held at the start, the counters and rings, the
+ * output and the state that exists already.  Returns 0, or -1 after an
+ * error (then abandon_command() lets a held command go).
+ */
+static int setup(struct record *r)
+{
+	if (choose_target(r) || read_cpus(r))
+		return -1;
+	r->nr_task_slots = r->target == TARGET_TASKS ? r->nr_threads : 1;
+	setup_attrs(r);
+	raise_nofile(r);
+	setup_signals(r);
+	if (r->nr_command_args) {
+		r->child = child_start(r->command, &r->orig_mask, COMMAND_COMM, &r->go_fd,
+				       &r->err_fd);
+		if (r->child < 0)
+			return -1;
 	}
-	r->start_time = r->status_time = now_seconds();
-	if (r->duration)
-		deadline = r->start_time + r->duration;
-	r->live_status = !r->quiet && isatty(STDERR_FILENO);
+	/* a file size limit is a write error (EFBIG), not a death; set after
+	 * the fork, as the command's own signals are left as they were */
+	signal(SIGXFSZ, SIG_IGN);
+	if (open_counters(r) || open_output(r))
+		return -1;
+	write_start_state(r);
+	return 0;
+}
 
-	/* -p/-t: every counter of the first event, to see each thread end;
-	 * else the ring owners */
-	pfds = xcalloc((size_t)(r->nr_cpus * r->nr_task_slots), sizeof(*pfds));
+/* After a failed setup: the command held at the start reads EOF on its
+ * pipe and exits without running. */
+static void abandon_command(struct record *r)
+{
+	if (r->child > 0) {
+		close(r->go_fd);
+		close(r->err_fd);
+		waitpid(r->child, NULL, 0);
+	}
+}
+
+/* Go: the command execs (which enables its counters); a failed exec is
+ * reported here. */
+static void start_command(struct record *r)
+{
+	if (write(r->go_fd, "g", 1) != 1)
+		warning("cannot start the command: %s", strerror(errno));
+	close(r->go_fd);
+	if (read(r->err_fd, &r->exec_errno, sizeof(r->exec_errno)) == sizeof(r->exec_errno))
+		error("cannot run '%s': %s", r->command[0], strerror(r->exec_errno));
+	close(r->err_fd);
+}
+
+/* The poll set: with -p/-t every counter of the first event, to see each
+ * thread end; else the ring owners. */
+static void setup_poll(struct record *r)
+{
+	r->pfds = xcalloc((size_t)(r->nr_cpus * r->nr_task_slots), sizeof(*r->pfds));
 	for (int s = 0; s < r->nr_cpus * r->nr_task_slots; s++) {
 		int fd = r->target == TARGET_TASKS ? r->events[0].fds[s] :
 			 s < r->nr_cpus ? r->rings[s].fd : -1;
 
 		if (fd < 0)
 			continue;
-		pfds[nfds].fd = fd;
-		pfds[nfds++].events = POLLIN;
+		r->pfds[r->nfds].fd = fd;
+		r->pfds[r->nfds++].events = POLLIN;
 	}
-	live = nfds;
+	r->live = r->nfds;
+}
+
+/*
+ * The recording: the rings are drained after every wakeup until the
+ * command ends, a signal, --duration, a write error, or (-p/-t) every
+ * target thread is gone.  Then a command still running is stopped, the
+ * counters are disabled and what is left is drained, with the lost
+ * samples after it.
+ */
+static void run(struct record *r)
+{
+	double deadline = 0;
+
+	if (r->child > 0)
+		start_command(r);
+	r->start_time = r->status_time = now_seconds();
+	if (r->duration)
+		deadline = r->start_time + r->duration;
+	r->live_status = !r->quiet && isatty(STDERR_FILENO);
+	setup_poll(r);
 	for (;;) {
 		double left = 0.5;
 
 		drain_all(r);
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = 0;
+		if (r->child > 0 && waitpid(r->child, &r->status, WNOHANG) == r->child) {
+			r->child = 0;
 			break;
 		}
 		if (deadline) {
 			left = deadline - now_seconds();
-			timed_out = left <= 0;
+			r->timed_out = left <= 0;
 		}
-		if (stop_signal || r->out.failed || timed_out)	/* a full disk stops as perf does */
+		if (stop_signal || r->out.failed || r->timed_out)	/* a full disk stops as perf does */
 			break;
-		if (r->target == TARGET_TASKS && !live) {
-			timed_out = 1;	/* every target thread has exited: done */
+		if (r->target == TARGET_TASKS && !r->live) {
+			r->timed_out = 1;	/* every target thread has exited: done */
 			break;
 		}
-		wait_for_data(r, pfds, nfds, &live, &wait_mask, left);
+		wait_for_data(r, r->pfds, r->nfds, &r->live, &r->wait_mask, left);
 		if (r->live_status)
 			show_status(r, 0);
 	}
-	if (child > 0)	/* stopped early: so is the command */
-		stop_command(child, &status, &wait_mask);
+	if (r->child > 0)	/* stopped early: so is the command */
+		stop_command(r->child, &r->status, &r->wait_mask);
 	for (int i = 0; i < r->nr_events; i++)
 		for (int s = 0; s < r->nr_cpus * r->nr_task_slots; s++)
 			if (r->events[i].fds[s] >= 0)
@@ -1247,9 +1328,20 @@ int cmd_record(int argc, char **argv)
 	drain_all(r);
 	write_lost_samples(r);
 	pw_commit(&r->out);
+}
+
+/*
+ * Finishes the file (features, then the header; a pipe has had its
+ * features) and prints the summary.  Returns 0, or 1 after a write error.
+ */
+static int finish(struct record *r)
+{
+	int ret = 0;
 
 	if (!r->pipe) {
-		build_ids = record_dsos_build_ids(r->dsos, &build_ids_size);
+		size_t build_ids_size;
+		void *build_ids = record_dsos_build_ids(r->dsos, &build_ids_size);
+
 		if (build_ids_size)
 			pw_add_feature(&r->out, PD_FEAT_BUILD_ID, build_ids, build_ids_size);
 		free(build_ids);
@@ -1261,7 +1353,7 @@ int cmd_record(int argc, char **argv)
 		}
 		if (r->compression)
 			add_compressed_feature(r);
-		pw_add_host_features(&r->out, argc + 1, cmdline, wevs, (u32)r->nr_events);
+		pw_add_host_features(&r->out, r->nr_cmdline, r->cmdline, r->wevs, (u32)r->nr_events);
 	}
 	record_dsos_free(r->dsos);
 	if (pw_close(&r->out))
@@ -1270,33 +1362,58 @@ int cmd_record(int argc, char **argv)
 		show_status(r, 1);
 	if (!r->quiet && !ret)	/* after a write error, the error says it */
 		print_summary(r);
-	release(r, wevs, pfds, cmdline);
-	if (exec_errno)
+	return ret;
+}
+
+/*
+ * prof record's exit status: 255 when the command could not run, 1 after
+ * a write error, 0 when the recording ended on time; else the command's
+ * status, or the signal that ended it or prof, raised again.
+ */
+static int exit_status(struct record *r, int write_failed)
+{
+	int killed_by = 0;
+
+	if (r->exec_errno)
 		return 255;
-	if (ret)
-		return ret;
-	if (timed_out)	/* the recording is over; a command still running was stopped */
+	if (write_failed)
+		return write_failed;
+	if (r->timed_out)	/* the recording is over; a command still running was stopped */
 		return 0;
-	if (argc_left && WIFSIGNALED(status))
-		killed_by = WTERMSIG(status);
+	if (r->nr_command_args && WIFSIGNALED(r->status))
+		killed_by = WTERMSIG(r->status);
 	if (stop_signal)
 		killed_by = stop_signal;
 	if (killed_by) {
 		signal(killed_by, SIG_DFL);
-		sigprocmask(SIG_UNBLOCK, &block, NULL);
+		sigprocmask(SIG_UNBLOCK, &r->blocked, NULL);
 		raise(killed_by);
 		return 128 + killed_by;
 	}
-	if (!argc_left)
+	if (!r->nr_command_args)
 		return 0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	return WIFEXITED(r->status) ? WEXITSTATUS(r->status) : 1;
+}
 
-kill_child:
-	if (child > 0) {
-		close(go_fd);	/* the child reads EOF and exits */
-		close(err_fd);
-		waitpid(child, NULL, 0);
+int cmd_record(int argc, char **argv)
+{
+	static struct record rec;
+	struct record *r = &rec;
+	int ret;
+
+	r->go_fd = r->err_fd = -1;
+	ret = parse_options(r, argc, argv);
+	if (ret) {
+		release(r);
+		return ret;
 	}
-	release(r, wevs, pfds, cmdline);
-	return 1;
+	if (setup(r)) {
+		abandon_command(r);
+		release(r);
+		return 1;
+	}
+	run(r);
+	ret = finish(r);
+	release(r);
+	return exit_status(r, ret);
 }
