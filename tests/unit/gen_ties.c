@@ -66,8 +66,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "cmd/record_dsos.h"
-#include "cmd/record_synth.h"
+#include "record/dsos.h"
+#include "record/synth.h"
 #include "format/perf_data.h"
 #include "format/writer.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_record_dsos.c - cmocka tests for prof record's sampled-DSO tracking
- * (src/cmd/record_dsos.c): synthetic MMAP2, FORK, COMM (exec), EXIT and
+ * (src/record/dsos.c): synthetic MMAP2, FORK, COMM (exec), EXIT and
  * SAMPLE records go in, and the BUILD_ID payload must list exactly the
  * DSOs whose maps the samples fell in.
  *
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/record_dsos.h"
+#include "record/dsos.h"
 #include "symbol/symbol.h"
 
 static char exe[4096];

@@ -1,6 +1,6 @@
 /*
  * test_record_ring.c - cmocka tests for prof record's ring buffer sizes
- * (src/cmd/record_ring.c) against perf 6.1's rules: the default from
+ * (src/record/ring.c) against perf 6.1's rules: the default from
  * kernel.perf_event_mlock_kb, and -m's page counts and sizes.
  */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cmd/record_ring.h"
+#include "record/ring.h"
 
 /* perf_event_mlock_kb less the metadata page, in pages, rounded down to a
  * power of two; 512 KiB when unknown */

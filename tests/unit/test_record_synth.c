@@ -1,6 +1,6 @@
 /*
  * test_record_synth.c - cmocka tests for the records prof record
- * synthesizes from /proc (src/cmd/record_synth.c): the kernel and module
+ * synthesizes from /proc (src/record/synth.c): the kernel and module
  * maps from a fake root (kallsyms, modules, a /lib/modules tree), and the
  * COMM and MMAP2 records of this very process, with and without data maps.
  */
@@ -18,7 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cmd/record_synth.h"
+#include "record/synth.h"
 
 /* The records emitted, back to back. */
 struct got {

@@ -1,13 +1,13 @@
 /*
- * record_synth.c - records for the state before recording, from /proc
- * (see record_synth.h for what is written and why).
+ * synth.c - records for the state before recording, from /proc
+ * (see synth.h for what is written and why).
  *
  * Invariants: s->buf holds the last file read, NUL-terminated, and is only
  * grown (doubling) when a file fills it; records are built in a stack
  * buffer large enough for the longest path (PATH_MAX) plus the largest
  * trailer, so names are cut at PATH_MAX - 1 bytes as perf cuts them.
  */
-#include "record_synth.h"
+#include "synth.h"
 #include "../util/error.h"
 
 #include <dirent.h>

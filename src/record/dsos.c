@@ -1,5 +1,5 @@
 /*
- * record_dsos.c - the sampled-DSO set of prof record (see record_dsos.h).
+ * dsos.c - the sampled-DSO set of prof record (see dsos.h).
  *
  * Invariants: dsos[] holds each path once, in first-mapped order, with
  * paths_hash indexing it; procs_hash maps a pid to its process (open
@@ -7,7 +7,7 @@
  * continue past them); a process's maps are in mapping order, so the
  * lookup walks them backwards to find the newest.
  */
-#include "record_dsos.h"
+#include "dsos.h"
 #include "../symbol/symbol.h"
 #include "../util/error.h"
 

@@ -1,5 +1,5 @@
 /*
- * record_dsos.h - which DSOs got samples, worked out by prof record from
+ * dsos.h - which DSOs got samples, worked out by prof record from
  * the records as they stream to the file (no second pass), for the
  * BUILD_ID feature perf record writes.
  *
@@ -12,8 +12,8 @@
  * marks the kernel.  Samples must have IP then TID, after an IDENTIFIER
  * or not.
  */
-#ifndef PROF_CMD_RECORD_DSOS_H
-#define PROF_CMD_RECORD_DSOS_H
+#ifndef PROF_RECORD_DSOS_H
+#define PROF_RECORD_DSOS_H
 
 #include "../format/perf_data.h"
 

@@ -1,5 +1,5 @@
 /*
- * record_synth.h - the records prof record synthesizes from /proc for the
+ * synth.h - the records prof record synthesizes from /proc for the
  * state that exists before recording starts, as perf record 6.1 does.
  *
  *   - the kernel map: an MMAP for pid -1 covering _text.._etext with pgoff
@@ -22,8 +22,8 @@
  * read with one read() into a buffer reused for the whole run, and lines
  * are parsed in place: no allocation per thread or per line.
  */
-#ifndef PROF_CMD_RECORD_SYNTH_H
-#define PROF_CMD_RECORD_SYNTH_H
+#ifndef PROF_RECORD_SYNTH_H
+#define PROF_RECORD_SYNTH_H
 
 #include "../format/perf_data.h"
 

@@ -1,11 +1,11 @@
 /*
- * record_zstd.c - COMPRESSED records for prof record -z (see record_zstd.h).
+ * zstd.c - COMPRESSED records for prof record -z (see zstd.h).
  *
  * Invariant: after record_zstd_compress() returns, the compressor holds no
  * pending output: each loop runs until the input is used up and a flush
  * reports nothing left.
  */
-#include "record_zstd.h"
+#include "zstd.h"
 #include "../format/perf_data.h"
 #include "../util/error.h"
 
