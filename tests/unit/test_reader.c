@@ -1,5 +1,5 @@
 /*
- * test_reader.c - cmocka tests for the perf.data reader (src/format/reader.c,
+ * test_reader.c - cmocka tests for the perf.data reader (src/format/reader*.c,
  * sample.c, swap.c) on synthetic files built with synth.h.
  *
  * Every test builds its input in memory, writes it to a temporary file (or
