@@ -28,7 +28,7 @@
 #ifndef PROF_ANALYSIS_FLAME_H
 #define PROF_ANALYSIS_FLAME_H
 
-#include "../format/perf_data.h"
+#include "../util/types.h"
 #include "../util/arena.h"
 
 #include <stddef.h>

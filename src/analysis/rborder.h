@@ -12,7 +12,7 @@
 #ifndef PROF_ANALYSIS_RBORDER_H
 #define PROF_ANALYSIS_RBORDER_H
 
-#include "../format/perf_data.h"
+#include "../util/types.h"
 
 /* Inserts nodes 0..n-1 one by one, x going left of c when
  * goes_left(ctx, x, c); out[] gets the node numbers in tree order. */

@@ -33,15 +33,9 @@
 #ifndef PROF_FORMAT_PERF_DATA_H
 #define PROF_FORMAT_PERF_DATA_H
 
-#include <stdint.h>
-#include <string.h>
+#include "../util/types.h"
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+#include <string.h>
 
 #define PD_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PD_MAGIC_SWAPPED	0x50455246494c4532ULL

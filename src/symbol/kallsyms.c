@@ -36,6 +36,7 @@
  * fixed-size buffer is overrun; a missing file means no symbols.
  */
 #include "symbol.h"
+#include "../format/perf_data.h"
 #include "../util/error.h"
 
 #include <ctype.h>

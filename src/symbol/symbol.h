@@ -25,7 +25,7 @@
 #ifndef PROF_SYMBOL_SYMBOL_H
 #define PROF_SYMBOL_SYMBOL_H
 
-#include "../format/perf_data.h"
+#include "../util/types.h"
 #include "../util/arena.h"
 
 #include <pthread.h>
