@@ -23,9 +23,18 @@
  * averaged; a run that fails stops the repeat with a message.  SIGINT
  * and SIGTERM end counting of an attached target; while a command runs
  * they go to it (it shares the terminal) and prof waits for it.
+ *
+ * --compare 'cmd A' 'cmd B' ... runs each command (a shell string, run by
+ * /bin/sh -c) --warmup times unmeasured, then N times each interleaved
+ * (A B A B ...), so slow drifts of the machine hit all of them alike;
+ * --baseline results.json takes the per-run values a "prof stat -j" saved
+ * as the first command, against the runs just made
+ * (analysis/stat_compare.h compares them).
  */
 #include "cmds.h"
-#include "stat.h"
+#include "../analysis/stat_compare.h"
+#include "../analysis/stat_state.h"
+#include "../output/stat_stdio.h"
 #include "../util/child.h"
 #include "../util/error.h"
 #include "../util/opt.h"
@@ -196,41 +205,6 @@ static int parse_tasks(struct stat_ctx *s, const char *list, int threads_of_pid)
 	return 0;
 }
 
-void stat_setup_counters(struct stat_ctx *s)
-{
-	if (s->counters)
-		return;
-	s->nr_counters = s->null_run ? 0 : s->events.nr;	/* --null wins over -e */
-	s->counters = xcalloc((size_t)s->nr_counters + 1, sizeof(*s->counters));
-	for (int i = 0; i < s->nr_counters; i++) {
-		struct stat_counter *c = &s->counters[i];
-
-		c->ev = s->events.events[i];
-		c->supported = 1;
-		c->unit = "";
-		c->scale = 1;
-		if (c->ev.attr.type == PERF_TYPE_SOFTWARE && !c->ev.pmu_syntax &&
-		    (c->ev.attr.config == PERF_COUNT_SW_TASK_CLOCK ||
-		     c->ev.attr.config == PERF_COUNT_SW_CPU_CLOCK)) {
-			c->unit = "msec";
-			c->scale = 1e-6;
-		}
-	}
-}
-
-void stat_reset_results(struct stat_ctx *s)
-{
-	for (int i = 0; i < s->nr_counters; i++) {
-		struct stat_counter *c = &s->counters[i];
-
-		memset(&c->stats, 0, sizeof(c->stats));
-		c->val = c->ena = c->run = 0;
-		c->counted = 0;
-	}
-	memset(&s->walltime, 0, sizeof(s->walltime));
-	s->runs_done = 0;
-}
-
 static int nr_slots(const struct stat_ctx *s)
 {
 	return s->nr_cpus ? s->nr_cpus : s->nr_tids ? s->nr_tids : 1;
@@ -362,19 +336,6 @@ static void read_counter(const struct stat_ctx *s, const struct stat_counter *c,
 	}
 }
 
-void stat_counter_set(struct stat_counter *c, const u64 v[3])
-{
-	c->ena = (double)v[1];
-	c->run = (double)v[2];
-	c->counted = v[2] > 0;
-	if (!v[2])
-		c->val = 0;
-	else if (v[2] < v[1])
-		c->val = (double)(u64)((double)v[0] * (double)v[1] / (double)v[2]);
-	else
-		c->val = (double)v[0];
-}
-
 /* -I: prints each counter's change since the last interval. */
 static void print_interval(struct stat_ctx *s, double t0)
 {
@@ -450,7 +411,9 @@ static int wait_run(struct stat_ctx *s, pid_t child, double t0, const sigset_t *
 	}
 }
 
-int stat_run_once(struct stat_ctx *s, char **argv)
+/* Runs argv once, counting; fills s->times[s->runs_done] and the counters'
+ * runs; returns the command's exit status (or 255 when it did not run). */
+static int stat_run_once(struct stat_ctx *s, char **argv)
 {
 	struct stat_times *t;
 	struct rusage ru = { 0 };
@@ -539,15 +502,81 @@ int stat_run_once(struct stat_ctx *s, char **argv)
 	return WEXITSTATUS(status);
 }
 
-/* After the runs: each counter shows its mean (one run: its count). */
-static void use_means(struct stat_ctx *s)
+/* --compare: runs each command of s->argv interleaved and compares them. */
+static int compare_commands(struct stat_ctx *s)
 {
-	for (int i = 0; i < s->nr_counters; i++) {
-		struct stat_counter *c = &s->counters[i];
+	struct comparison c;
+	int n = s->argc, status = 0;
+	char how[128];
 
-		if (c->supported && s->runs_done > 1)
-			c->val = c->stats.mean;
+	stat_setup_counters(s);
+	for (int w = 0; w < s->warmup; w++) {
+		for (int k = 0; k < n; k++) {
+			char *argv[] = { "/bin/sh", "-c", s->argv[k], NULL };
+
+			status = stat_run_once(s, argv);
+			if (status) {
+				error("warm-up run of [%d] '%s' exited with status %d: stopping",
+				      k + 1, s->argv[k], status);
+				return status;
+			}
+		}
+		stat_reset_results(s);
 	}
+	stat_reset_results(s);
+	comparison_init(&c, n, (const char **)s->argv, s);
+	for (int r = 0; r < s->repeat; r++) {
+		for (int k = 0; k < n; k++) {
+			char *argv[] = { "/bin/sh", "-c", s->argv[k], NULL };
+
+			status = stat_run_once(s, argv);
+			if (status) {
+				error("run %d of [%d] '%s' exited with status %d: stopping", r + 1,
+				      k + 1, s->argv[k], status);
+				comparison_free(&c);
+				return status;
+			}
+			comparison_take_run(&c, s, s->runs_done - 1, k);
+		}
+	}
+	snprintf(how, sizeof(how), "%d runs each, interleaved, after %d warm-up run%s of each",
+		 s->repeat, s->warmup, s->warmup == 1 ? "" : "s");
+	stat_print_comparison(s->out, &c, how);
+	comparison_free(&c);
+	return 0;
+}
+
+/* --baseline: compares the runs just made with a saved -j output. */
+static int compare_baseline(struct stat_ctx *s)
+{
+	struct comparison c;
+	const char *labels[2];
+	char label[256], how[300], cmdline[1024] = "";
+	FILE *f = fopen(s->baseline, "re");
+	int found;
+
+	if (!f)
+		return error("cannot open %s: %s", s->baseline, strerror(errno));
+	snprintf(label, sizeof(label), "the runs saved in %s", s->baseline);
+	labels[0] = label;
+	for (int i = 0; s->argv && i < s->argc; i++)
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%s",
+			 i ? " " : "", s->argv[i]);
+	labels[1] = cmdline[0] ? cmdline : "this run";
+	comparison_init(&c, 2, labels, s);
+	found = comparison_read_baseline(&c, f);
+	fclose(f);
+	if (!found) {
+		comparison_free(&c);
+		return error("%s holds no per-run values (write it with prof stat -j -o FILE)",
+			     s->baseline);
+	}
+	for (int run = 0; run < s->runs_done; run++)
+		comparison_take_run(&c, s, run, 1);
+	snprintf(how, sizeof(how), "%d runs now against the saved ones", s->runs_done);
+	stat_print_comparison(s->json ? stderr : s->out, &c, how);
+	comparison_free(&c);
+	return 0;
 }
 
 static FILE *open_output(struct stat_ctx *s)
@@ -695,7 +724,7 @@ int cmd_stat(int argc, char **argv)
 	s->out = open_output(s);
 
 	if (s->compare)
-		return finish(s, stat_compare(s));
+		return finish(s, compare_commands(s));
 	for (int r = 0; r < s->repeat; r++) {
 		status = stat_run_once(s, s->argv);
 		if (status == 255 && s->runs_done == r) {	/* it did not run */
@@ -710,13 +739,13 @@ int cmd_stat(int argc, char **argv)
 			return finish(s, status);
 		}
 	}
-	use_means(s);
+	stat_use_means(s);
 	if (!s->quiet && !s->interval_ms) {
 		stat_print_counters(s);
 		stat_print_times(s);
 	}
 	if (s->baseline) {
-		int ret = stat_compare_baseline(s);
+		int ret = compare_baseline(s);
 
 		if (ret && !status)
 			status = ret;

@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/stat.h"
+#include "analysis/stat_state.h"
+#include "output/stat_stdio.h"
 
 static void test_scaling(void **state)
 {

@@ -1,17 +1,18 @@
 /*
- * stat.h - the state of one "prof stat" run, shared by the counting side
- * (stat.c), perf's output formats (stat_print.c) and the command
- * comparison (stat_compare.c).
+ * stat_state.h - the state of one "prof stat" run: its options, the
+ * counters and the results of its runs.  The command (cmd/stat.c) fills
+ * it, perf stat's output formats (output/stat_stdio.c) print it and the
+ * command comparison (analysis/stat_compare.c) takes its runs.
  *
  * Invariants: counters[] are in -e order (or perf's default order); a
  * counter's val/ena/run hold what is to be printed next: one run's totals,
  * one interval's deltas, or after several runs the mean of the runs.
  * runs[] and the per-run time arrays have one entry per finished run.
  */
-#ifndef PROF_CMD_STAT_H
-#define PROF_CMD_STAT_H
+#ifndef PROF_ANALYSIS_STAT_STATE_H
+#define PROF_ANALYSIS_STAT_STATE_H
 
-#include "../analysis/stats.h"
+#include "stats.h"
 #include "../event/events.h"
 
 #include <stdio.h>
@@ -82,27 +83,6 @@ struct stat_ctx {
 	int print_intervals;	/* intervals printed (header every 25) */
 };
 
-/* stat_print.c: perf stat's output */
-
-/* The header line, counters and footer of the human, CSV or JSON layout. */
-void stat_print_counters(struct stat_ctx *s);
-/* One interval's lines, stamped with ts (seconds since the start). */
-void stat_print_interval(struct stat_ctx *s, double ts);
-/* prof's time block: elapsed, user, sys, peak RSS; with -r statistics. */
-void stat_print_times(struct stat_ctx *s);
-
-/* stat_compare.c */
-
-/* --compare: runs each command of s->argv interleaved and compares them. */
-int stat_compare(struct stat_ctx *s);
-/* --baseline: compares the runs just made with a saved -j output. */
-int stat_compare_baseline(struct stat_ctx *s);
-
-/* stat.c, for stat_compare.c */
-
-/* Runs argv once, counting; fills s->times[s->runs_done] and the counters'
- * runs; returns the command's exit status (or 255 when it did not run). */
-int stat_run_once(struct stat_ctx *s, char **argv);
 /* Sets up s->counters from s->events (once). */
 void stat_setup_counters(struct stat_ctx *s);
 /*
@@ -114,5 +94,7 @@ void stat_setup_counters(struct stat_ctx *s);
 void stat_counter_set(struct stat_counter *c, const u64 v[3]);
 /* Clears the results of the runs made so far. */
 void stat_reset_results(struct stat_ctx *s);
+/* After the runs: each counter shows its mean (one run: its count). */
+void stat_use_means(struct stat_ctx *s);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * stat_print.c - perf stat 6.1's output: the human layout, -x CSV and -j
+ * stat_stdio.c - perf stat 6.1's output: the human layout, -x CSV and -j
  * JSON lines, with perf's derived metrics ("CPUs utilized", rates,
  * "insn per cycle", miss ratios), noise and running percentages; then
- * prof's own time block (after perf's lines, which it leaves as they are).
+ * prof's own time block (after perf's lines, which it leaves as they are);
+ * and the table of prof stat --compare and --baseline.
  *
  * Human line: value (%18.2f for the clocks, %18.0f for counts), unit
  * (%-4s), name (%-32s, or %-25s after "<not counted>"), then the metric
@@ -15,8 +16,14 @@
  * rates per second use the clocks of any context, as perf 6.1 shows them.
  * Instructions get perf's second line, "stalled cycles per insn", when
  * stalled cycles were counted (human layout only; CSV and JSON leave it out).
+ *
+ * The comparison table shows, per metric, each command's mean, and for
+ * every command after the first its mean as a percentage of the first's,
+ * the 95% confidence interval of that percentage and the verdict
+ * (analysis/stat_compare.h): faster/slower for times, higher/lower for
+ * counts, else "no significant difference", or "too few runs".
  */
-#include "stat.h"
+#include "stat_stdio.h"
 #include "../util/error.h"
 
 #include <ctype.h>
@@ -565,4 +572,61 @@ void stat_print_times(struct stat_ctx *s)
 	time_row(out, "peak RSS", "MB", v, n, 1.0 / 1024);
 	fputc('\n', out);
 	free(v);
+}
+
+void stat_print_comparison(FILE *out, const struct comparison *c, const char *how)
+{
+	fprintf(out, "\n Comparison of %d commands, %s:\n", c->nr_cmds, how);
+	for (int k = 0; k < c->nr_cmds; k++)
+		fprintf(out, "   [%d] %s\n", k + 1, c->labels[k]);
+	fprintf(out, "\n Each mean as a percentage of [1]'s, with the 95%% confidence interval of that\n"
+		" percentage (Welch's), and the verdict of Welch's t-test (unequal variances)\n"
+		" at p < 0.05.\n\n");
+	fprintf(out, " %-26s %4s %16s %9s %23s  %s\n", "metric", "cmd", "mean", "% of [1]",
+		"95% CI", "verdict");
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct metric_row *r = &c->rows[i];
+
+		if (!r->n[0])
+			continue;
+		for (int k = 0; k < c->nr_cmds; k++) {
+			double m = comparison_mean(r, k);
+			struct compare_cell cell;
+			char ci[64] = "", verdict[96] = "", label[16], pct[16] = "-";
+
+			snprintf(label, sizeof(label), "[%d]", k + 1);
+			fprintf(out, " %-26s %4s %16.6f", k ? "" : r->name, label, m);
+			if (!k) {
+				fprintf(out, " %8.2f%%\n", 100.0);
+				continue;
+			}
+			if (!r->n[k]) {
+				fprintf(out, " %9s\n", "-");
+				continue;
+			}
+			comparison_cell(r, k, &cell);
+			if (cell.has_ci)
+				snprintf(ci, sizeof(ci), "[%8.2f%%, %8.2f%%]", cell.ci_low, cell.ci_high);
+			switch (cell.verdict) {
+			case COMPARE_TOO_FEW_RUNS:
+				snprintf(verdict, sizeof(verdict), "too few runs");
+				break;
+			case COMPARE_NO_DIFFERENCE:
+				snprintf(verdict, sizeof(verdict),
+					 "no significant difference (p = %.2g)", cell.p);
+				break;
+			case COMPARE_LOWER:
+			case COMPARE_HIGHER:
+				snprintf(verdict, sizeof(verdict), "%s (p = %.2g)",
+					 cell.verdict == COMPARE_LOWER ?
+					 (r->is_time ? "faster" : "lower") :
+					 (r->is_time ? "slower" : "higher"), cell.p);
+				break;
+			}
+			if (cell.has_pct)
+				snprintf(pct, sizeof(pct), "%8.2f%%", cell.pct);
+			fprintf(out, " %9s %23s  %s\n", pct, ci, verdict);
+		}
+	}
+	fputc('\n', out);
 }
