@@ -31,6 +31,7 @@
 #include "engine.h"
 #include "../analysis/callchain.h"
 #include "../analysis/hist.h"
+#include "../session/chain.h"
 #include "../session/session.h"
 #include "../util/batchq.h"
 #include "../util/error.h"
@@ -83,12 +84,13 @@ static inline u32 sym_cache_slot(const struct dso *dso, u64 addr)
 /* A sample's call chain resolved as perf's callchain cursor holds it; the
  * arrays have room for alloc items (chain_room()). */
 struct chain_cursor {
+	struct chain_walk walk;		/* the walk that makes it */
 	struct cc_item *items;		/* in the graph's order */
 	struct addr_location *als;	/* each item resolved */
 	char *levels;			/* the privilege level perf gives each
 					   item as a children-mode entry */
-	u64 *ips;			/* cursor_add_children(): the addresses */
-	u8 *modes;			/* and their cpumodes */
+	struct chain_frame *frames;	/* cursor_add_children(): the walk's
+					   frames */
 	struct sym_lookup *lookups;	/* chains_lookup_symbols()'s */
 	u32 nr, alloc;
 };
@@ -104,8 +106,7 @@ static inline void chain_room(struct chain_cursor *c, u64 n)
 	c->items = xrealloc(c->items, c->alloc * sizeof(*c->items));
 	c->als = xrealloc(c->als, c->alloc * sizeof(*c->als));
 	c->levels = xrealloc(c->levels, c->alloc);
-	c->ips = xrealloc(c->ips, c->alloc * sizeof(*c->ips));
-	c->modes = xrealloc(c->modes, c->alloc);
+	c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
 	c->lookups = xrealloc(c->lookups, c->alloc * sizeof(*c->lookups));
 }
 

@@ -5,6 +5,7 @@
  *
  *	gen_chains OUT BINARY deep NR_SAMPLES DEPTH < offsets
  *	gen_chains OUT BINARY paths NR_SAMPLES DEPTH NR_PATHS < offsets
+ *	gen_chains OUT BINARY markers NR_SAMPLES DEPTH < offsets
  *
  * offsets: one hex symbol value per line (nm's, of the PIE BINARY); every
  * frame is such a value + 4 (inside the function) above the load base
@@ -18,6 +19,11 @@
  *         past frame 500, and the outermost frame is the last symbol.
  *  paths: NR_PATHS different chains (frame j of path p is a hash of (p, j)
  *         over all symbols), sample k takes path k % NR_PATHS.
+ *  markers: the deep chains with a context marker perf does not know
+ *         (PERF_CONTEXT_GUEST_USER) in them (tests/perf/chain_rules.sh):
+ *         sample k % 3 == 0 has none, k % 3 == 1 has it before frame
+ *         DEPTH / 2, and k % 3 == 2 starts with it, the marker followed by
+ *         one frame, then PERF_CONTEXT_USER and the DEPTH frames.
  *
  * The data section is streamed to OUT (a FINISHED_ROUND every 10000
  * samples), so memory stays small for millions of samples; the header
@@ -42,7 +48,8 @@ static unsigned nr_syms;
 static void usage(void)
 {
 	fputs("usage: gen_chains OUT BINARY deep NR_SAMPLES DEPTH < offsets\n"
-	      "       gen_chains OUT BINARY paths NR_SAMPLES DEPTH NR_PATHS < offsets\n",
+	      "       gen_chains OUT BINARY paths NR_SAMPLES DEPTH NR_PATHS < offsets\n"
+	      "       gen_chains OUT BINARY markers NR_SAMPLES DEPTH < offsets\n",
 	      stderr);
 	exit(2);
 }
@@ -97,7 +104,8 @@ int main(int argc, char **argv)
 	u8 *head;
 	FILE *out;
 
-	if (argc < 6 || (strcmp(argv[3], "deep") && strcmp(argv[3], "paths")))
+	if (argc < 6 || (strcmp(argv[3], "deep") && strcmp(argv[3], "paths") &&
+			 strcmp(argv[3], "markers")))
 		usage();
 	nr_samples = strtoull(argv[4], NULL, 0);
 	depth = strtoull(argv[5], NULL, 0);
@@ -145,7 +153,7 @@ int main(int argc, char **argv)
 	/* the data section starts where the (still unwritten) header ends */
 	if (fseek(out, (long)s.data_offset, SEEK_SET))
 		return 1;
-	chain = malloc((depth + 1) * sizeof(*chain));
+	chain = malloc((depth + 3) * sizeof(*chain));
 	if (!chain)
 		return 1;
 	chain[0] = PD_CONTEXT_USER;
@@ -157,7 +165,19 @@ int main(int argc, char **argv)
 		for (u64 j = 0; j < depth; j++)
 			chain[1 + j] = frame(argv[3], k, j, depth, nr_paths);
 		v.ip = chain[1];
+		if (!strcmp(argv[3], "markers") && k % 3 == 1) {
+			memmove(chain + 2 + depth / 2, chain + 1 + depth / 2,
+				(depth - depth / 2) * sizeof(*chain));
+			chain[1 + depth / 2] = PD_CONTEXT_GUEST_USER;
+			v.callchain_nr = depth + 2;
+		} else if (!strcmp(argv[3], "markers") && k % 3 == 2) {
+			memmove(chain + 2, chain, (depth + 1) * sizeof(*chain));
+			chain[0] = PD_CONTEXT_GUEST_USER;
+			chain[1] = sym_ip(5);
+			v.callchain_nr = depth + 3;
+		}
 		synth_sample(&s, 0, PD_MISC_USER, &v);
+		chain[0] = PD_CONTEXT_USER;
 		if (k % 10000 == 9999) {
 			synth_round(&s);
 			flush(&s, out, &total);
