@@ -19,6 +19,7 @@
 #include "../format/feature.h"
 #include "../format/reader.h"
 #include "../output/script_stdio.h"
+#include "../session/chain.h"
 #include "../session/session.h"
 #include "../symbol/symbol.h"
 #include "../util/error.h"
@@ -149,6 +150,7 @@ struct script_ctx {
 	int name_width;		/* the longest event name */
 	int use_callchain;	/* perf's symbol_conf.use_callchain */
 	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
+	struct chain_walk walk;		/* the sample's chain */
 	char **comm_list;	/* --comms, NULL-terminated */
 	s32 *pid_list, *tid_list;
 	int nr_pids, nr_tids;
@@ -676,12 +678,13 @@ static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr
  * the fields given, from the line cache or looked up and formatted and
  * then kept: a whole call-chain line, or (tail) what follows the address
  * on a one-line sample, whose address as recorded differs between
- * processes.  With inlines (an unwound chain address), the lines of the
- * functions inlined there take its place, as perf's append_inlines() has
- * it, and are kept as one text.
+ * processes.  With inlines (the walk of an unwound chain address that
+ * chain_frame_inlines() says so of), the lines of the functions inlined
+ * there take its place, as perf's append_inlines() has it, and are kept
+ * as one text.
  */
 static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_location *node,
-		       u64 ip, int cpumode, int chain_line, int inlines)
+		       u64 ip, int cpumode, int chain_line, const struct chain_walk *inlines)
 {
 	struct frame_cache *fc = &ctx->frames;
 	u64 key = !node->map || cpumode == PD_MISC_KERNEL ? ip : node->addr;
@@ -701,12 +704,12 @@ static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_loca
 		node->sym = session_find_symbol(ctx->session, node->dso, node->addr);
 	at = ctx->out.len;
 	if (inlines)
-		nr_inlines = session_inlines(ctx->session, node, &syms);
+		nr_inlines = chain_inlines(inlines, node, &syms);
 	if (nr_inlines) {
 		struct addr_location entry = *node;
 
 		for (u32 i = 0; i < nr_inlines; i++) {
-			entry.sym = syms[i];
+			entry.sym = chain_inline_sym(inlines, syms, nr_inlines, i);
 			put_frame(ctx, fields, &entry, ip, chain_line);
 		}
 	} else {
@@ -732,77 +735,31 @@ static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_loca
 	memcpy(line->text, ctx->out.buf + at, line->len);
 }
 
-/* Maps a call chain remembers: its addresses mostly fall in a few. */
-#define CHAIN_MAPS 8
-
 /*
- * perf's thread__resolve_callchain_sample() for a frame-pointer chain in
- * callee order, printed as it goes (through the line cache; an address in
- * a map this chain already reached, in the same mode, is not looked up
- * again: maps do not change within a record): each context marker sets the cpumode
- * of the addresses after it (user before the first), at most --max-stack
- * addresses are shown, and a marker perf does not know drops the chain.
+ * The sample's call chain, printed as it goes (through the line cache),
+ * as perf script walks it: callee order, at most --max-stack recorded
+ * addresses, a marker perf does not know dropping the chain (see
+ * session/chain.h).
  */
 static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct pd_sample *sample,
 			  const struct addr_location *al)
 {
-	struct {
-		u64 start, end, delta;	/* the map's range, addr - ip in it */
-		struct map *map;
-		struct dso *dso;
-		int cpumode;
-	} maps[CHAIN_MAPS];
-	u64 n = sample->callchain_nr;
+	struct chain_walk *w = &ctx->walk;
+	struct chain_frame f;
 	size_t start = ctx->out.len;
-	int cpumode = PD_MISC_USER, shown = 0;
-	u32 nr_maps = 0;
+	int r;
 
-	for (u64 i = 0; i < n; i++) {
+	chain_begin(w, ctx->session, sample, al, CHAIN_CALLEE,
+		    ctx->max_stack > 0 ? (u32)ctx->max_stack : 0, ctx->inline_frames);
+	while ((r = chain_next(w, &f)) == CHAIN_FRAME) {
 		struct addr_location node;
-		u32 m;
-		u64 ip;
 
-		if (shown >= ctx->max_stack && !pd_chain_unwound(sample, i)) {
-			/* perf stops the recorded part here; an unwound user
-			 * part (cut to --max-stack already) still follows */
-			if (!sample->callchain_addrs_from || sample->callchain_addrs_from >= n)
-				break;
-			i = sample->callchain_addrs_from;
-			cpumode = PD_MISC_USER;
-		}
-		ip = pd_get64(sample->callchain + i * 8);
-		if (pd_chain_marker(sample, i, ip)) {
-			cpumode = pd_context_cpumode(ip);
-			if (cpumode < 0) {
-				ctx->out.len = start;
-				return;
-			}
-			continue;
-		}
-		shown += !pd_chain_unwound(sample, i);
-		for (m = 0; m < nr_maps; m++)
-			if (maps[m].cpumode == cpumode && ip >= maps[m].start && ip < maps[m].end)
-				break;
-		if (m < nr_maps) {
-			node.map = maps[m].map;
-			node.dso = maps[m].dso;
-			node.addr = ip + maps[m].delta;
-			node.cpumode = (u8)cpumode;
-		} else {
-			session_resolve_addr_flags(ctx->session, al, sample->time, (u8)cpumode, ip,
-						   SESSION_NO_SYMBOL, &node);
-			if (node.map && nr_maps < CHAIN_MAPS) {
-				maps[nr_maps].start = map_start(node.map);
-				maps[nr_maps].end = map_end(node.map);
-				maps[nr_maps].delta = node.addr - ip;
-				maps[nr_maps].map = node.map;
-				maps[nr_maps].dso = node.dso;
-				maps[nr_maps++].cpumode = cpumode;
-			}
-		}
-		put_cached(ctx, fields, &node, ip, cpumode, 1,
-			   ctx->inline_frames && pd_chain_unwound(sample, i));
+		chain_resolve(w, f.ip, f.cpumode, &node);
+		put_cached(ctx, fields, &node, f.ip, f.cpumode, 1,
+			   chain_frame_inlines(w, &f) ? w : NULL);
 	}
+	if (r == CHAIN_DROPPED)
+		ctx->out.len = start;
 }
 
 static int script_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
@@ -864,7 +821,7 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			script_put_char(&ctx->out, ' ');
 			if (se->fields & SF_IP)
 				put_frame(ctx, SF_IP, &al, sample.ip, 0);
-			put_cached(ctx, se->fields & ~SF_IP, &al, sample.ip, al.cpumode, 0, 0);
+			put_cached(ctx, se->fields & ~SF_IP, &al, sample.ip, al.cpumode, 0, NULL);
 		}
 	}
 	script_put_char(&ctx->out, '\n');
