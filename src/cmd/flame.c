@@ -5,12 +5,13 @@
  *
  * Each sample of the chosen event becomes one stack, resolved as perf
  * script resolves it (so the stacks are those of "perf script |
- * stackcollapse-perf.pl"): the call chain walked from the leaf as
- * recorded, each context marker setting the cpumode of the addresses
- * after it, at most --max-stack addresses (a marker perf does not know
- * empties the chain); a sample without a call chain is its own address.
- * A --call-graph dwarf sample's user stack is unwound and joined to its
- * recorded chain first (session_dwarf_chain()), as perf script does.
+ * stackcollapse-perf.pl"): the call chain walked from the leaf by perf's
+ * rules (the call-chain cursor, session/chain.h: context markers, at most
+ * --max-stack recorded addresses, a marker perf does not know emptying
+ * the chain; functions inlined at unwound addresses are not shown); a
+ * sample without a call chain is its own address.  A --call-graph dwarf
+ * sample's user stack is unwound and joined to its recorded chain first
+ * (session_dwarf_chain()), as perf script does.
  * Frames are named as stackcollapse-perf.pl names them: the symbol
  * (argument lists, quotes and ';' tidied away), "[dso]" when the address
  * has a map but no symbol (the file name whole, where the Perl script's
@@ -38,6 +39,7 @@
 #include "../format/evname.h"
 #include "../format/reader.h"
 #include "../output/flame_svg.h"
+#include "../session/chain.h"
 #include "../session/session.h"
 #include "../symbol/symbol.h"
 #include "../util/batchq.h"
@@ -136,6 +138,7 @@ struct flame_ctx {
 
 	struct flame fl;
 	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
+	struct chain_walk walk;		/* the sample's chain */
 	u32 *stack;		/* the sample's frames as name ids */
 	u32 stack_room;
 	char *buf;		/* a name being built */
@@ -425,74 +428,33 @@ static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 
 }
 
 /*
- * The index of chain entry i to read next under --max-stack: i itself,
- * or, once shown recorded addresses reach the limit, the first unwound
- * user frame (perf cuts the recorded part there, and the unwound part is
- * cut already); n when nothing is left.
- */
-static u64 chain_next(const struct pd_sample *sample, u64 i, u32 shown, u32 max)
-{
-	u64 n = sample->callchain_nr;
-
-	if (shown < max || pd_chain_unwound(sample, i))
-		return i;
-	if (!sample->callchain_addrs_from || sample->callchain_addrs_from >= n)
-		return n;
-	return i < sample->callchain_addrs_from ? sample->callchain_addrs_from : n;
-}
-
-/*
- * The sample's frames, leaf first, into ctx->stack[first...]: perf's
- * callee-order walk of the chain (thread__resolve_callchain_sample() for
- * a frame-pointer chain; a dwarf sample's chain is joined by
- * session_dwarf_chain() first, its unwound user frames never markers and
- * not counted against --max-stack).  Returns how many.
+ * The sample's frames, leaf first, into ctx->stack[first...]: the chain
+ * walked as perf script walks it (callee order, at most --max-stack
+ * recorded addresses, a marker perf does not know emptying it: see
+ * session/chain.h; a dwarf sample's chain is joined by
+ * session_dwarf_chain() first).  Returns how many.
  */
 static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
 			const struct addr_location *al, u32 first)
 {
-	u64 n = sample->callchain_nr, unwound = 0;
-	u32 nr = 0, shown = 0, max = (u32)ctx->max_stack;
-	int cpumode = PD_MISC_USER;
+	struct chain_walk *w = &ctx->walk;
+	struct chain_frame f;
+	u32 nr = 0, max = (u32)ctx->max_stack;
 	const struct thread *thread;
 	s32 pid;
+	int r;
 
-	if (sample->callchain_addrs_from && sample->callchain_addrs_from < n)
-		unwound = n - sample->callchain_addrs_from;
-	stack_room(ctx, first + (n < max ? n : max) + unwound);
+	stack_room(ctx, first + chain_max_frames(sample, max));
 	/* the cache slots first, so that their misses overlap */
-	for (u64 i = 0; (i = chain_next(sample, i, shown, max)) < n; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
-
-		if (pd_chain_marker(sample, i, ip)) {
-			cpumode = pd_context_cpumode(ip);
-			if (cpumode < 0)
-				break;
-			continue;
-		}
-		if (pd_chain_unwound(sample, i))
-			cpumode = PD_MISC_USER;
-		thread = addr_space(al, (u8)cpumode, &pid);
-		__builtin_prefetch(addr_slot_of(ctx, thread, pid, (u8)cpumode, ip));
-		shown += !pd_chain_unwound(sample, i);
+	chain_begin(w, ctx->session, sample, al, CHAIN_CALLEE, max, 0);
+	while (chain_next(w, &f) == CHAIN_FRAME) {
+		thread = addr_space(al, f.cpumode, &pid);
+		__builtin_prefetch(addr_slot_of(ctx, thread, pid, f.cpumode, f.ip));
 	}
-	shown = 0;
-	cpumode = PD_MISC_USER;
-	for (u64 i = 0; (i = chain_next(sample, i, shown, max)) < n; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
-
-		if (pd_chain_marker(sample, i, ip)) {
-			cpumode = pd_context_cpumode(ip);
-			if (cpumode < 0)
-				return 0;	/* perf empties the chain */
-			continue;
-		}
-		if (pd_chain_unwound(sample, i))
-			cpumode = PD_MISC_USER;
-		shown += !pd_chain_unwound(sample, i);
-		ctx->stack[first + nr++] = addr_name(ctx, al, sample->time, (u8)cpumode, ip);
-	}
-	return nr;
+	chain_begin(w, ctx->session, sample, al, CHAIN_CALLEE, max, 0);
+	while ((r = chain_next(w, &f)) == CHAIN_FRAME)
+		ctx->stack[first + nr++] = addr_name(ctx, al, sample->time, f.cpumode, f.ip);
+	return r == CHAIN_DROPPED ? 0 : nr;	/* perf empties the chain */
 }
 
 static void reverse_u32(u32 *v, u32 n)
