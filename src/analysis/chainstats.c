@@ -2,12 +2,14 @@
  * chainstats.c - call-chain statistics (see chainstats.h for what each
  * number means).
  *
- * Each sample's chain is read twice: forwards, to count its entries and
- * give each the cpumode of the context marker before it; then backwards
- * (outermost caller first), resolving every frame in the session and
- * walking the tree from its root.  The tree is only a hash table of
- * (parent, DSO, key) -> node id, grown by doubling at 3/4 load; the DSO
- * counters are another, by DSO pointer.
+ * Each sample's chain is walked by the call-chain cursor as perf script
+ * walks it (session/chain.h: callee order, each frame in the cpumode of
+ * the context marker before it, a marker perf does not know dropping the
+ * chain), unlimited, into cs->frames; then read backwards (outermost
+ * caller first), resolving every frame in the session and walking the
+ * tree from its root.  The tree is only a hash table of (parent, DSO,
+ * key) -> node id, grown by doubling at 3/4 load; the DSO counters are
+ * another, by DSO pointer.
  */
 #include "chainstats.h"
 #include "../util/error.h"
@@ -16,10 +18,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* What modes[] holds besides a cpumode. */
-#define MARKER 0xff	/* a context marker, not an entry */
-#define NO_MAP 0xfe	/* an entry after a marker perf does not know */
 
 struct chainstats *chainstats_new(struct session *s, enum cc_key key, u32 max_stack)
 {
@@ -32,8 +30,8 @@ struct chainstats *chainstats_new(struct session *s, enum cc_key key, u32 max_st
 	cs->nodes = xcalloc(cs->node_mask + 1, sizeof(*cs->nodes));
 	cs->dso_mask = 63;
 	cs->dsos = xcalloc(cs->dso_mask + 1, sizeof(*cs->dsos));
-	cs->alloc_modes = 256;
-	cs->modes = xmalloc(cs->alloc_modes);
+	cs->alloc_frames = 256;
+	cs->frames = xmalloc(cs->alloc_frames * sizeof(*cs->frames));
 	return cs;
 }
 
@@ -43,7 +41,7 @@ void chainstats_free(struct chainstats *cs)
 		return;
 	free(cs->nodes);
 	free(cs->dsos);
-	free(cs->modes);
+	free(cs->frames);
 	free(cs);
 }
 
@@ -144,34 +142,24 @@ void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
 		       const struct pd_sample *sample)
 {
 	u64 n = sample->callchain_nr, depth = 0, used = 0;
-	u8 mode = PD_MISC_USER;	/* before any marker, as perf */
-	int in_tree = 1;
+	struct chain_walk *w = &cs->walk;
+	int in_tree = 1, r;
 	u32 node = 0;
 	struct addr_location al;
 
 	cs->samples++;
 	if (!(sample->sample_type & PD_SAMPLE_CALLCHAIN) || !n)
 		return;
-	if (n > cs->alloc_modes) {
-		free(cs->modes);
-		cs->alloc_modes = n;
-		cs->modes = xmalloc(n);
+	if (n > cs->alloc_frames) {
+		free(cs->frames);
+		cs->alloc_frames = n;
+		cs->frames = xmalloc(n * sizeof(*cs->frames));
 	}
-	for (u64 i = 0; i < n; i++) {
-		u64 ip = pd_get64(sample->callchain + i * 8);
-
-		if (ip >= PD_CONTEXT_MAX) {
-			int m = pd_context_cpumode(ip);
-
-			mode = m < 0 ? NO_MAP : (u8)m;
-			in_tree &= mode != NO_MAP;
-			cs->modes[i] = MARKER;
-			continue;
-		}
-		cs->modes[i] = mode;
+	/* the sample is resolved (below) only for a chain with frames */
+	chain_begin(w, cs->session, sample, &al, CHAIN_CALLEE, (u32)-1, 0);
+	while ((r = chain_next(w, &cs->frames[depth])) == CHAIN_FRAME)
 		depth++;
-	}
-	if (!depth)
+	if (r == CHAIN_DROPPED || !depth)
 		return;
 	cs->samples_with_chain++;
 	cs->entries += depth;
@@ -179,20 +167,14 @@ void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
 		cs->max_depth = depth;
 
 	session_resolve_flags(cs->session, ev, sample, SESSION_NO_SYMBOL, &al);
-	for (u64 i = n; i-- > 0;) {
+	for (u64 i = depth; i-- > 0;) {
+		const struct chain_frame *f = &cs->frames[i];
 		struct addr_location frame;
-		u64 ip = pd_get64(sample->callchain + i * 8), key;
+		u64 key;
 
-		if (cs->modes[i] == MARKER)
-			continue;
-		if (cs->modes[i] == NO_MAP) {
-			frame.dso = NULL;
-			frame.sym = NULL;
-			frame.addr = ip;
-		} else {
-			session_resolve_addr(cs->session, &al, sample->time, cs->modes[i], ip,
-					     &frame);
-		}
+		chain_resolve(w, f->ip, f->cpumode, &frame);
+		if (frame.map)
+			frame.sym = session_find_symbol(cs->session, frame.dso, frame.addr);
 		count_frame(cs, frame.dso, !frame.sym);
 		if (!in_tree || used >= cs->max_stack)
 			continue;

@@ -11,22 +11,23 @@
  *
  * Definitions (the README's "prof report" section repeats them):
  *  - An entry is one address of a sample's PERF_SAMPLE_CALLCHAIN array
- *    that is not a context marker (PERF_CONTEXT_*, values >= -4095).  A
- *    sample's depth is its number of entries; "with a callchain" means a
- *    depth of at least 1.
+ *    that is not a context marker (PERF_CONTEXT_*, values >= -4095), as
+ *    perf script walks the chain (session/chain.h) without a --max-stack
+ *    limit: a chain with a marker perf does not know (guest) has none,
+ *    perf drops it.  A sample's depth is its number of entries; "with a
+ *    callchain" means a depth of at least 1.
  *  - Every entry is a frame, resolved as the flat report resolves it: in
  *    the sample's thread, with the cpumode of the last context marker
- *    before it (user when there is none; guest and unknown markers give
- *    no map).  A frame is unknown when it has no symbol: its map's DSO
- *    has no symbol there, or no map covers it (DSO "[unknown]").
+ *    before it (user when there is none).  A frame is unknown when it has
+ *    no symbol: its map's DSO has no symbol there, or no map covers it
+ *    (DSO "[unknown]").
  *  - The tree is one trie over all samples: each chain, outermost caller
  *    first, at most max_stack frames (the caller end, as the call graph
  *    takes them), is a path from the root; a node is a distinct
  *    (parent node, frame key) pair, the key being the frame's DSO and
  *    symbol start, or DSO and address when it has no symbol (or the key
  *    is CC_KEY_ADDRESS).  Distinct call paths = nodes, root excluded;
- *    the tree's depth = its longest path in nodes.  Chains with a marker
- *    perf does not know (perf empties them) are left out of the tree.
+ *    the tree's depth = its longest path in nodes.
  *
  * Invariants: memory grows with the number of tree nodes, DSOs and the
  * longest chain only; nothing is allocated per sample.  The counters
@@ -35,6 +36,7 @@
 #ifndef PROF_ANALYSIS_CHAINSTATS_H
 #define PROF_ANALYSIS_CHAINSTATS_H
 
+#include "../session/chain.h"
 #include "../session/session.h"
 #include "callchain.h"
 
@@ -79,9 +81,10 @@ struct chainstats {
 	struct chainstats_dso_slot *dsos;
 	u32 dso_mask, nr_dsos;
 
-	u8 *modes;		/* per entry of the current chain: cpumode,
-				   0xff for none; grows to the longest chain */
-	u64 alloc_modes;
+	struct chain_walk walk;	/* the current sample's chain */
+	struct chain_frame *frames;	/* its entries, leaf first; grows to
+					   the longest chain */
+	u64 alloc_frames;
 };
 
 /* Makes the counters for a session (key: how tree nodes match; max_stack:

@@ -12,7 +12,8 @@
 # third keeps its first frames under --max-stack 3, in caller order (which
 # starts in the cpumode of the last marker, find_prev_cpumode()) the third
 # third keeps its outermost ones.  Compared: "report --stdio" in the main
-# -g modes, with --max-stack 3 and without, and "script".
+# -g modes, with --max-stack 3 and without, and "script"; the callchain
+# stats of "report --stats" against perf script's chains.
 #
 # prof's report runs with its threads and with --threads 1 (other paths).
 # Comparison: stdout, trailing blanks ignored, and exit status; the tip
@@ -63,3 +64,15 @@ for m in "" "--max-stack 3" "--max-stack 0"; do
 		"'$PROF' script -i '$TMP/markers.data' $m"
 done
 
+# report --stats: the chains perf script prints, and only those (a dropped
+# chain has no entries and no frames)
+"$PROF" report --stats -i "$TMP/markers.data" >"$TMP/stats.out" 2>"$TMP/stats.err"
+want=$(perf script -i "$TMP/markers.data" 2>/dev/null |
+	awk '/^[^ \t]/ { s += n > 0; n = 0 } /^\t/ { n++; e++ } END { s += n > 0; print s + 0, e + 0 }')
+got=$(awk '/with a callchain:/ { sub(/\)/, "", $NF); s = $NF }
+	/callchain entries:/ { e = $3 } END { print s + 0, e + 0 }' "$TMP/stats.out")
+check "chain rules: report --stats: samples with a callchain and entries as perf script's ($want)" \
+	test "$got" = "$want"
+want=$(perf script -i "$TMP/markers.data" 2>/dev/null | awk '/^\t/ { n++ } END { print n + 0 }')
+got=$(awk '$NF == "(total)" { print $1 }' "$TMP/stats.out")
+check "chain rules: report --stats: frames as perf script's lines ($want)" test "$got" = "$want"
