@@ -294,11 +294,12 @@ void flame_add(struct flame *fl, int input, const u32 *names, u32 n, u64 count)
 	p->input = input;
 }
 
-static const char *const *sort_names;
-
-static int cmp_name_ids(const void *a, const void *b)
+/* qsort_r() order of name ids by their names (arg: the names). */
+static int cmp_name_ids(const void *a, const void *b, void *arg)
 {
-	return strcmp(sort_names[*(const u32 *)a], sort_names[*(const u32 *)b]);
+	const char *const *names = arg;
+
+	return strcmp(names[*(const u32 *)a], names[*(const u32 *)b]);
 }
 
 /* The rest of flame_finish(), once every stack is in. */
@@ -334,8 +335,7 @@ static void finish_nodes(struct flame *fl)
 	/* each name's rank in strcmp order */
 	for (u32 i = 0; i < nn; i++)
 		order[i] = i;
-	sort_names = fl->names;
-	qsort(order, nn, sizeof(*order), cmp_name_ids);
+	qsort_r(order, nn, sizeof(*order), cmp_name_ids, fl->names);
 	for (u32 i = 0; i < nn; i++)
 		rank[order[i]] = i;
 

@@ -55,13 +55,11 @@ struct symsrc {
 	int adjust_symbols;
 };
 
+/* Whether libelf works in this process: elf_version() keeps its answer
+ * itself, and asking again is cheap. */
 static int libelf_ready(void)
 {
-	static int state;	/* 0 unknown, 1 ok, -1 unusable */
-
-	if (!state)
-		state = elf_version(EV_CURRENT) == EV_NONE ? -1 : 1;
-	return state > 0;
+	return elf_version(EV_CURRENT) != EV_NONE;
 }
 
 static void symsrc_close(struct symsrc *ss)
@@ -725,7 +723,7 @@ const void *elf_own_vdso(size_t *size)
 
 int elf_load_dso(struct dso_table *t, struct dso *dso, struct symtree *st)
 {
-	static char paths[MAX_CANDIDATES][PATHBUF];
+	char paths[MAX_CANDIDATES][PATHBUF];	/* 48 KiB, on the loading thread's stack */
 	struct symsrc ss[3], *syms = NULL, *runtime = NULL, mini;
 	int nr_paths, used = 0, count;
 	char file[PATHBUF];

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Process-wide on purpose: every message of the process goes to its one
+ * stderr, from any layer and thread, under the one name of the command
+ * being run and the one -q of its command line; passing them to every
+ * function that may report an error would buy nothing. */
 static const char *error_prefix = "prof";
 static int error_quiet;
 

@@ -27,6 +27,9 @@ struct watched {
 	int err;	/* errno of the first failed write; 0: none failed */
 };
 
+/* Standard output's state is process-wide, as standard output is: one
+ * stream, watched once, whose failure is reported once whichever command
+ * or layer wrote it (and at exit, from pager.c's handler). */
 static struct watched stdout_watched = { STDOUT_FILENO, 0 };
 static int stdout_reported;	/* output_error(NULL, ...) printed the failure */
 static int stdout_finished;	/* stdout_finish() ran */

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The pager, process-wide as the standard output it reads: the exit and
+ * signal handlers that wait for it take no argument to find it by. */
 static pid_t pager_pid;
 
 /* Waits for the pager after the last output. */
