@@ -8,9 +8,11 @@
  * hist_strings for interned names); hists_add() for every resolved sample
  * (and hists_add_chain() for its call chain in children mode);
  * hists_finish() once at the end, which applies what is queued, sorts the
- * entries for output and computes totals and widths.  With call graphs
- * (hists_enable_callchains()) each entry also has a call-graph tree, fed
- * by hists_add_callgraph() after each sample's add.
+ * entries for output and computes totals and widths; then the output
+ * reads h->sorted.  With call graphs (hists_enable_callchains()) each
+ * entry also has a call-graph tree, fed by hists_add_callgraph() after
+ * each sample's add.  The report engine's faster variants of these calls
+ * (adds split across threads, prefetching) are in hist_int.h.
  *
  * Invariants:
  *  - Entries are keyed only by the dimensions in the sort list.  Strings are
@@ -29,6 +31,8 @@
 
 #include "../session/session.h"
 #include "callchain.h"
+
+/* ---- what the report shows ------------------------------------------------- */
 
 /* Columns and sort keys, named as in perf's --sort and --fields. */
 enum hist_dim {
@@ -73,6 +77,32 @@ int hist_layout_parse(struct hist_layout *lay, const char *sort_order,
  * item, as perf's sort__setup_elide(), unless every key column would go. */
 void hist_layout_elide(struct hist_layout *lay, int comm, int dso, int sym);
 
+/* The title perf prints for a column ("Self" for overhead in children mode). */
+const char *hist_dim_header(const struct hist_layout *lay, enum hist_dim d);
+
+/* ---- making a histogram ---------------------------------------------------- */
+
+/* Names interned for all histograms of a report. */
+struct hist_strings;
+
+struct hist_strings *hist_strings_new(void);
+void hist_strings_free(struct hist_strings *hs);
+
+struct hists;
+
+void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);
+void hists_release(struct hists *h);
+
+/* Gives every entry a call-graph tree whose items match by key (chains
+ * in caller order when caller_first, which decides perf's tie-break on
+ * chain depth in children mode); call before the first add (adds are
+ * then applied at once).  print_percent: no node below this share of the
+ * total period is printed (perf's threshold in graph, flat and folded
+ * modes), so hists_finish() builds only the trees that can reach it;
+ * 0 or less: every tree. */
+void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first,
+			     double print_percent);
+
 /* Sample filters (--comms, --dsos, --symbols, --pid, --tid).  Each list is
  * NULL when not given. */
 struct hist_filters {
@@ -87,11 +117,57 @@ struct hist_filters {
 	int nr_tids;
 };
 
-/* Names interned for all histograms of a report. */
-struct hist_strings;
+/* Returns the perf filter bits of a resolved sample (0: shown); ip is its
+ * address as recorded. */
+u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
+		      const struct addr_location *al, u64 ip);
 
-struct hist_strings *hist_strings_new(void);
-void hist_strings_free(struct hist_strings *hs);
+/*
+ * Adds one sample.  With a symbol key the add may wait in the queue (to
+ * prefetch its entry) and 0 is returned.  Otherwise it is applied at once;
+ * the return is 1 when it made an entry whose symbol may matter (see
+ * hists_set_sym()): shown (not filtered), with a DSO and no symbol, while
+ * no shown entry is known to have none.
+ */
+int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
+	      u64 period, u8 filtered);
+
+/*
+ * Children mode: adds the last sample's period to the accumulated period
+ * of the entry of one of its call-chain addresses (perf's
+ * iter_add_next_cumulative_entry()), once per entry and sample.  node_al
+ * is the resolved address (thread and comm are the sample's), addr the raw
+ * address (what perf keys unresolved chain entries by) and level the
+ * privilege marker perf gives the node.  Any number per
+ * sample.  Returns as hists_add().
+ */
+int hists_add_chain(struct hists *h, const struct addr_location *node_al,
+		    u64 addr, char level);
+
+/*
+ * Without a symbol key an entry's symbol only sizes the columns: perf
+ * widens them when a shown entry has no symbol.  A caller that resolves
+ * without symbols (SESSION_NO_SYMBOL) gives the entry just made its first
+ * sample's symbol here when hists_add() or hists_add_chain() returned 1.
+ */
+void hists_set_sym(struct hists *h, const struct symbol *sym);
+
+/*
+ * Call graphs, a sample's chain at once (nr resolved items in the graph's
+ * order, with their children-mode levels in levels[]), after the sample's
+ * hists_add(): the chain goes to the tree of the sample's entry and, in
+ * children mode, each item's entry (as hists_add_chain()) gets the chain
+ * from that item on, once per sample, as perf's cumulative iterator does.
+ */
+void hists_add_callgraph(struct hists *h, const struct cc_item *items, const char *levels,
+			 u32 nr, u64 period, int children);
+
+/* Sorts for output and computes totals and column widths (dso_list_given:
+ * --dsos was used, which keeps perf from widening the DSO column for
+ * unresolved symbols). */
+void hists_finish(struct hists *h, int dso_list_given);
+
+/* ---- reading it, after hists_finish() ------------------------------------- */
 
 /*
  * One histogram entry: 64 bytes, kept on a cache line, holding what a
@@ -115,6 +191,14 @@ struct hist_entry {
 	u8 filtered;		/* the first sample was filtered out */
 };
 
+/* The interned string of id (comm or DSO name). */
+const char *hist_string(const struct hist_strings *strs, u32 id);
+/* The latest comm of the thread of entry he of h, as perf prints it for
+ * "pid" and sizes the comm column by. */
+const char *hist_thread_comm(const struct hists *h, const struct hist_entry *he);
+
+/* ---- the histogram itself ------------------------------------------------- */
+
 /* What an entry keeps of its first sample besides its key: read only when
  * printing, so it lives apart from the entries. */
 struct hist_origin {
@@ -132,22 +216,6 @@ struct hist_origin {
 
 /* hists.last_entry when the last add reached no new entry. */
 #define HIST_NO_ENTRY 0xffffffffu
-
-/* A sample's add as hists_prepare() leaves it for the thread that owns the
- * histogram: its key without the symbol, and its origin (compact, since
- * a flat report hands one over per sample). */
-struct hist_prepared {
-	u64 period;
-	u64 addr;		/* hist_entry.addr */
-	u64 seq;		/* the sample's number (hist_origin.seq); the
-				   caller's to set */
-	const struct thread *thread;
-	u32 comm, comm_slot;	/* hist_entry.comm, hist_origin.comm_slot */
-	u32 dso_name;
-	s32 tid, cpu;
-	char level;
-	u8 filtered;
-};
 
 /* An add waiting in the queue. */
 struct hist_pending {
@@ -185,7 +253,8 @@ struct hists {
 					   name them */
 	u32 nr_chain_dsos;
 	u32 alloc_seen;		/* room in seen[] and chain_dsos[] */
-	int one_thread;		/* hists_finish() starts no thread */
+	int one_thread;		/* hists_finish() starts no thread (the
+				   caller's to set, after hists_init()) */
 	int need_input_rank;	/* hists_finish() sets input_rank even
 				   without call chains */
 	int unresolved_shown;	/* a shown entry is known to have no symbol */
@@ -216,174 +285,5 @@ struct hists {
 				   in); NULL without call chains, unless
 				   need_input_rank */
 };
-
-void hists_init(struct hists *h, const struct hist_layout *lay, struct hist_strings *strs);
-void hists_release(struct hists *h);
-
-/* Gives every entry a call-graph tree whose items match by key (chains
- * in caller order when caller_first, which decides perf's tie-break on
- * chain depth in children mode); call before the first add (adds are
- * then applied at once).  print_percent: no node below this share of the
- * total period is printed (perf's threshold in graph, flat and folded
- * modes), so hists_finish() builds only the trees that can reach it;
- * 0 or less: every tree. */
-void hists_enable_callchains(struct hists *h, enum cc_key key, int caller_first,
-			     double print_percent);
-
-/*
- * Call graphs: appends a resolved chain (nr items in the graph's order)
- * with the sample's period to the tree of the entry the last hists_add()
- * or hists_add_chain() reached; nothing when that add reached no new
- * entry.  In children mode perf gives a chain entry the part of the
- * chain from it on.
- */
-
-/*
- * Call graphs, a sample's chain at once (nr resolved items in the graph's
- * order, with their children-mode levels in levels[]), after the sample's
- * hists_add(): the chain goes to the tree of the sample's entry and, in
- * children mode, each item's entry (as hists_add_chain()) gets the chain
- * from that item on, once per sample, as perf's cumulative iterator does.
- */
-void hists_add_callgraph(struct hists *h, const struct cc_item *items, const char *levels,
-			 u32 nr, u64 period, int children);
-/*
- * hists_add_callgraph() in two halves, for when the histogram is another
- * thread's: the resolving thread gives each item's DSO name id
- * (hist_dso_id(), children mode only), and the histogram's thread, after
- * the sample's hists_add_prepared(), calls hists_callgraph_walks() to make
- * the adds and say which entry (walks[].tree) gets which part of the
- * chain (room for nr + 1 walks; returns how many), then
- * callchain_record() with them.
- */
-u32 hists_callgraph_walks(struct hists *h, const struct cc_item *items, const u32 *dso_names,
-			  const char *levels, u32 nr, int children, struct cc_walk *walks);
-/*
- * Children mode's second half, walks and record at once: a sample with
- * the entry and chain (items and levels) of one recorded before only adds
- * its period to that record, and hists_finish() credits the entries the
- * chain reaches with it then (the first such sample made its walks and
- * adds); a new one is walked and recorded.  hash: hists_chain_key() of
- * the sample; walks: room for nr + 1.
- */
-void hists_record_callgraph(struct hists *h, const struct cc_chain_hash *hash,
-			    const struct cc_item *items, const u32 *dso_names, const char *levels,
-			    u32 nr, u64 period, struct cc_walk *walks);
-/* The key hists_record_callgraph() finds a sample's record by, from its
- * prepared add (with sym and dso) and chain: computable ahead of the add,
- * for callchain_record_prefetch(). */
-void hists_chain_key(const struct hists *h, const struct hist_prepared *p,
-		     const struct symbol *sym, const struct dso *dso, const struct cc_item *items,
-		     const char *levels, u32 nr, struct cc_chain_hash *hash);
-
-/* Returns the perf filter bits of a resolved sample (0: shown); ip is its
- * address as recorded. */
-u8 hist_filter_sample(struct hist_strings *strs, const struct hist_filters *flt,
-		      const struct addr_location *al, u64 ip);
-/* hist_filter_sample() in two halves, for when the symbol is looked up on
- * another thread: the thread (comm, pid, tid) and DSO filters, and the
- * symbol filter, given whether --symbols lists the sample's address
- * (hist_symbol_addr_listed()).  Each half may run on its own thread. */
-u8 hist_thread_dso_bits(struct hist_strings *strs, const struct hist_filters *flt,
-			const struct addr_location *al);	/* with some filter set */
-static inline u8 hist_filter_thread_dso(struct hist_strings *strs, const struct hist_filters *flt,
-					const struct addr_location *al)
-{
-	if (!flt->comms && !flt->pids && !flt->tids && !flt->dsos)
-		return 0;
-	return hist_thread_dso_bits(strs, flt, al);
-}
-u8 hist_filter_symbol(struct hist_strings *strs, const struct hist_filters *flt,
-		      const struct symbol *sym, int addr_listed);
-/* Does --symbols list a sample's address ip (perf's address list, which
- * counts only when it fell in a map: has_map)? */
-static inline int hist_symbol_addr_listed(const struct hist_filters *flt, int has_map, u64 ip)
-{
-	for (int i = 0; has_map && i < flt->nr_sym_addrs; i++)
-		if (flt->sym_addrs[i] == ip)
-			return 1;
-	return 0;
-}
-
-/*
- * Adds one sample.  With a symbol key the add may wait in the queue (to
- * prefetch its entry) and 0 is returned.  Otherwise it is applied at once;
- * the return is 1 when it made an entry whose symbol may matter (see
- * hists_set_sym()): shown (not filtered), with a DSO and no symbol, while
- * no shown entry is known to have none.
- */
-int hists_add(struct hists *h, const struct addr_location *al, s32 cpu,
-	      u64 period, u8 filtered);
-
-/*
- * hists_add() in two halves, for when symbols are looked up on another
- * thread: hists_prepare() reads the strings of al (comm, DSO) on the thread
- * that resolved it, and hists_add_prepared() adds the result with the
- * symbol found meanwhile (and more filter bits), on the thread that owns
- * h's entries.  The halves keep the order of the adds.
- */
-void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
-		   u64 period, u8 filtered, struct hist_prepared *p);
-/* late: see hist_pending.late (p->seq says where the sample belongs). */
-int hists_add_prepared(struct hists *h, const struct hist_prepared *p,
-		       const struct symbol *sym, u8 filtered, const struct dso *dso, int late);
-/* Brings into the cache the index slot hists_add_prepared() will read
- * for this add (stage 0) and then, once that is in, the entry the slot
- * holds and its origin (stage 1): a hint, for an add made a little
- * later. */
-void hists_prefetch(const struct hists *h, const struct hist_prepared *p,
-		    const struct symbol *sym, int stage);
-/*
- * hists_add_prepared() without call chains (not children mode) or a
- * queue: hists_flat_hash() gives the key's hash and brings in its index
- * slot, then hists_flat_prefetch() the entry the slot holds, a few adds
- * ahead; hists_add_flat() applies the adds queued before, then this one
- * (late: see hist_pending.late).
- */
-u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *p,
-		    const struct symbol *sym);
-void hists_flat_prefetch(const struct hists *h, u32 hash);
-void hists_add_flat(struct hists *h, const struct hist_prepared *p,
-		    const struct symbol *sym, u8 filtered, u32 hash, int late);
-/* The string id of a DSO's name (0 for NULL), on the thread that prepares. */
-u32 hist_dso_id(struct hist_strings *strs, const struct dso *dso);
-/* hists_add_chain() for a histogram with a symbol key, from the node's
- * DSO name id (hist_dso_id()) and symbol: the owner's half. */
-int hists_add_chain_node(struct hists *h, u32 dso_name, const struct symbol *sym,
-			 u64 addr, char level);
-
-/*
- * Children mode: adds the last sample's period to the accumulated period
- * of the entry of one of its call-chain addresses (perf's
- * iter_add_next_cumulative_entry()), once per entry and sample.  node_al
- * is the resolved address (thread and comm are the sample's), addr the raw
- * address (what perf keys unresolved chain entries by) and level the
- * privilege marker perf gives the node.  Any number per
- * sample.  Returns as hists_add().
- */
-int hists_add_chain(struct hists *h, const struct addr_location *node_al,
-		    u64 addr, char level);
-
-/*
- * Without a symbol key an entry's symbol only sizes the columns: perf
- * widens them when a shown entry has no symbol.  A caller that resolves
- * without symbols (SESSION_NO_SYMBOL) gives the entry just made its first
- * sample's symbol here when hists_add() or hists_add_chain() returned 1.
- */
-void hists_set_sym(struct hists *h, const struct symbol *sym);
-
-/* Sorts for output and computes totals and column widths (dso_list_given:
- * --dsos was used, which keeps perf from widening the DSO column for
- * unresolved symbols). */
-void hists_finish(struct hists *h, int dso_list_given);
-
-/* The interned string of id (comm or DSO name). */
-const char *hist_string(const struct hist_strings *strs, u32 id);
-/* The latest comm of the thread of entry he of h, as perf prints it for
- * "pid" and sizes the comm column by. */
-const char *hist_thread_comm(const struct hists *h, const struct hist_entry *he);
-
-/* The title perf prints for a column ("Self" for overhead in children mode). */
-const char *hist_dim_header(const struct hist_layout *lay, enum hist_dim d);
 
 #endif

@@ -316,6 +316,8 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 
 	cfg->sopts = (struct session_opts){ .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
 	cfg->threads = ctx->threads;
+	/* the rows are formatted on one thread when the engine keeps to one */
+	ctx->so.one_thread = ctx->threads == 1 || usable_cpus() <= 1;
 	cfg->progress = !ctx->quiet && isatty(2);
 	eng = engine_new(cfg, report_configure, ctx);
 	ret = engine_run(eng, f);

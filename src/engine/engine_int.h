@@ -30,7 +30,7 @@
 
 #include "engine.h"
 #include "../analysis/callchain.h"
-#include "../analysis/hist.h"
+#include "../analysis/hist_int.h"
 #include "../session/chain.h"
 #include "../session/session.h"
 #include "../util/batchq.h"

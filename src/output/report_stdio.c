@@ -367,7 +367,7 @@ static void print_flat_rows(FILE *out, const struct hists *h, const struct repor
 	pthread_t thread;
 	int threaded = 0;
 
-	if (n >= PARALLEL_ROWS_MIN && !h->one_thread) {
+	if (n >= PARALLEL_ROWS_MIN && !o->one_thread) {
 		threaded = !pthread_create(&thread, NULL, format_rows, &second);
 		if (threaded)
 			first.to = half;
@@ -458,7 +458,7 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 	cpo.total_period = h->total_period;
 	cpo.min_hit = (u64)(total * (o->callgraph->min_percent / 100));
 	cpo.skip_first = o->callgraph_skip_first;
-	if (h->nr_sorted >= PARALLEL_ROWS_MIN && !h->one_thread) {
+	if (h->nr_sorted >= PARALLEL_ROWS_MIN && !o->one_thread) {
 		print_graph_rows(out, h, o, total, &cpo);
 		fputs("\n\n", out);
 		return;

@@ -29,6 +29,8 @@ struct report_stdio_opts {
 	int callgraph_skip_first;	/* --sort starts with "sym", no --fields */
 	/* one-item filter lists perf names in "# comm: x" lines, or NULL */
 	const char *elide_comm, *elide_dso, *elide_sym;
+	int one_thread;		/* format the rows on the calling thread
+				   only (else big reports start one more) */
 };
 
 /* The lines before the first event: header hint, elided filters and,

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/hist.h"
+#include "analysis/hist_int.h"
 #include "symbol/symbol.h"
 
 #include "session/session.h"
