@@ -12,7 +12,10 @@
  *    taking at each marker the cpumode of the marker before it (unchanged
  *    when there is none), as perf's find_prev_cpumode() does;
  *  - a marker perf does not know (the guest ones) drops the chain: the
- *    frames yielded so far are discarded and the walk is over;
+ *    frames yielded so far are discarded and the walk is over (perf 6.1
+ *    still appends the unwound part of a dwarf sample after such a drop in
+ *    callee order, though not in caller order; the cursor drops it in
+ *    both, as prof's walks always did: no test compares that case);
  *  - --max-stack: at most max_stack recorded addresses (markers do not
  *    count); at the limit perf stops reading the recorded part, markers
  *    after it included;
