@@ -15,6 +15,7 @@
  * events arrive as records: setup runs at its first record after them.
  */
 #include "cmds.h"
+#include "../engine/engine.h"
 #include "../format/evname.h"
 #include "../format/feature.h"
 #include "../format/reader.h"
@@ -143,20 +144,19 @@ struct script_ctx {
 	struct out_type types[NR_OUT_TYPES];	/* per output type */
 
 	/* set up before the first sample */
-	int setup_done;
-	struct session *session;
+	struct engine_config cfg;	/* the engine's: -C, --time, what a
+					   sample is resolved to */
+	struct session *session;	/* the engine's (the sample's) */
 	struct script_evsel *evsels;
 	u32 nr_evsels;
 	int name_width;		/* the longest event name */
 	int use_callchain;	/* perf's symbol_conf.use_callchain */
-	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	struct chain_walk walk;		/* the sample's chain */
 	char **comm_list;	/* --comms, NULL-terminated */
 	s32 *pid_list, *tid_list;
 	int nr_pids, nr_tids;
 	unsigned char *cpu_bitmap;	/* NULL: every CPU */
-	struct time_range *time_ranges;
-	int nr_time_ranges;
+	struct time_range *time_ranges;	/* --time, in cfg */
 	struct frame_cache frames;
 	int exit_status;	/* of a run that stopped at setup: 255 when
 				   a check failed, 234 (perf's -EINVAL) for
@@ -472,9 +472,10 @@ static int setup_time(struct script_ctx *ctx, struct pd_file *f)
 			return -EINVAL;
 		}
 	}
-	ctx->nr_time_ranges = time_ranges_parse(ctx->time_str, env.first_sample_time,
-						env.last_sample_time, &ctx->time_ranges);
-	if (ctx->nr_time_ranges < 0) {
+	ctx->cfg.nr_time_ranges = time_ranges_parse(ctx->time_str, env.first_sample_time,
+						    env.last_sample_time, &ctx->time_ranges);
+	ctx->cfg.time_ranges = ctx->time_ranges;
+	if (ctx->cfg.nr_time_ranges < 0) {
 		error("invalid time string '%s'", ctx->time_str);
 		return -EINVAL;
 	}
@@ -582,12 +583,13 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
  * positive value when the run is over (ctx->exit_status says how), -1 on
  * error.
  */
-static int script_setup(struct script_ctx *ctx, struct pd_file *f)
+/* The engine's configure hook: the checks and setup perf makes before
+ * the first sample. */
+static int script_configure(void *arg, struct pd_file *f, struct engine_config *cfg)
 {
-	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
+	struct script_ctx *ctx = arg;
 	u64 sample_type = 0;
 
-	ctx->setup_done = 1;
 	ctx->exit_status = 255;	/* until the checks have passed */
 	for (u32 i = 0; i < f->nr_evsel; i++)
 		sample_type |= f->evsel[i].attr.sample_type;
@@ -615,8 +617,9 @@ static int script_setup(struct script_ctx *ctx, struct pd_file *f)
 	}
 	ctx->exit_status = 0;
 	frames_init(&ctx->frames);
-	ctx->session = session_new(f, &sopts);
-	return ctx->session ? 0 : -1;
+	/* the symbols are looked up through the line cache (put_cached()) */
+	cfg->resolve_flags = SESSION_NO_SYMBOL;
+	return 0;
 }
 
 /* ---- samples ----------------------------------------------------------------- */
@@ -741,16 +744,15 @@ static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_loca
  * addresses, a marker perf does not know dropping the chain (see
  * session/chain.h).
  */
-static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct pd_sample *sample,
-			  const struct addr_location *al)
+static void put_callchain(struct script_ctx *ctx, unsigned fields, struct engine_sample *s)
 {
 	struct chain_walk *w = &ctx->walk;
 	struct chain_frame f;
 	size_t start = ctx->out.len;
 	int r;
 
-	chain_begin(w, ctx->session, sample, al, CHAIN_CALLEE,
-		    ctx->max_stack > 0 ? (u32)ctx->max_stack : 0, ctx->inline_frames);
+	engine_chain_begin(s, w, CHAIN_CALLEE, ctx->max_stack,
+			   ENGINE_CHAIN_UNWIND | (ctx->inline_frames ? ENGINE_CHAIN_INLINES : 0));
 	while ((r = chain_next(w, &f)) == CHAIN_FRAME) {
 		struct addr_location node;
 
@@ -762,66 +764,66 @@ static void put_callchain(struct script_ctx *ctx, unsigned fields, const struct 
 		ctx->out.len = start;
 }
 
+/* Every record: those other than samples may end the line cache's
+ * entries. */
 static int script_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
 	struct script_ctx *ctx = vctx;
-	struct pd_evsel *evsel = ev->evsel;
-	const struct script_evsel *se;
-	struct pd_sample sample;
-	struct addr_location al;
-	struct script_head head;
-	int r;
 
-	if (!ctx->setup_done) {
-		/* a stream: its events, features and such come first */
-		if (ev->hdr->type >= PD_REC_USER_START)
-			return 0;
-		if ((r = script_setup(ctx, f)))
-			return r;
-	}
+	(void)f;
 	if (ev->hdr->type != PD_REC_SAMPLE)
 		frames_record(&ctx->frames, ev->hdr);
-	if (session_event(ctx->session, ev))
-		return -1;
-	if (ev->hdr->type != PD_REC_SAMPLE || !evsel || evsel->idx >= ctx->nr_evsels)
-		return 0;
-	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
-		return -1;
-	if (time_ranges_skip(ctx->time_ranges, ctx->nr_time_ranges, sample.time))
-		return 0;
-	if (ctx->cpu_bitmap && sample.cpu != (u32)-1 &&
-	    (sample.cpu >= CPU_LIST_MAX || !(ctx->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
-		return 0;
-	se = &ctx->evsels[evsel->idx];
-	if (session_resolve_flags(ctx->session, ev, &sample, SESSION_NO_SYMBOL, &al))
-		return 0;
-	if (thread_filtered(ctx, &al) || !se->fields)
+	else if (ev->evsel && ev->evsel->idx >= ctx->nr_evsels)
+		return ENGINE_SKIP;
+	return 0;
+}
+
+/* perf script's -C, before the sample is resolved: a sample without a
+ * CPU passes. */
+static int script_filter(void *vctx, struct engine_sample *s)
+{
+	const struct script_ctx *ctx = vctx;
+	u32 cpu = s->sample.cpu;
+
+	if (ctx->cpu_bitmap && cpu != (u32)-1 &&
+	    (cpu >= CPU_LIST_MAX || !(ctx->cpu_bitmap[cpu / 8] & (1 << (cpu % 8)))))
+		return ENGINE_SKIP;
+	return 0;
+}
+
+static int script_sample(void *vctx, struct engine_sample *s)
+{
+	struct script_ctx *ctx = vctx;
+	const struct pd_sample *sample = &s->sample;
+	const struct script_evsel *se = &ctx->evsels[s->evsel->idx];
+	struct script_head head;
+
+	ctx->session = s->session;
+	if (thread_filtered(ctx, &s->al) || !se->fields)
 		return 0;
 
-	head.comm = al.comm;
+	head.comm = s->al.comm;
 	head.comm_unpadded = se->comm_unpadded;
-	head.pid = (s32)sample.pid;
-	head.tid = (s32)sample.tid;
-	head.cpu = sample.cpu;
-	head.time = sample.time;
+	head.pid = (s32)sample->pid;
+	head.tid = (s32)sample->tid;
+	head.cpu = sample->cpu;
+	head.time = sample->time;
 	head.nanosecs = ctx->nanosecs;
 	/* without PERIOD perf shows the attr's period */
-	head.period = sample.sample_type & PD_SAMPLE_PERIOD ? sample.period
-							    : evsel->attr.sample_period;
+	head.period = sample->sample_type & PD_SAMPLE_PERIOD ? sample->period
+							     : s->evsel->attr.sample_period;
 	head.event = se->name;
 	head.event_width = ctx->name_width;
 	script_put_head(&ctx->out, se->fields, &head);
 	if (se->fields & SF_IP) {
 		if (se->callchain) {
 			script_put_char(&ctx->out, '\n');
-			session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
-					    &ctx->dwarf_chain);
-			put_callchain(ctx, se->fields, &sample, &al);
+			put_callchain(ctx, se->fields, s);
 		} else {
 			script_put_char(&ctx->out, ' ');
-			if (se->fields & SF_IP)
-				put_frame(ctx, SF_IP, &al, sample.ip, 0);
-			put_cached(ctx, se->fields & ~SF_IP, &al, sample.ip, al.cpumode, 0, NULL);
+			put_frame(ctx, SF_IP, &s->al, sample->ip, 0);
+			put_cached(ctx, se->fields & ~SF_IP, &s->al, sample->ip, s->al.cpumode, 0,
+				   NULL);
 		}
 	}
 	script_put_char(&ctx->out, '\n');
@@ -834,8 +836,6 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 
 static void script_release(struct script_ctx *ctx)
 {
-	if (ctx->session)
-		session_free(ctx->session);
 	free(ctx->evsels);
 	free(ctx->comm_list);
 	free(ctx->pid_list);
@@ -843,7 +843,6 @@ static void script_release(struct script_ctx *ctx)
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
 	frames_free(&ctx->frames);
-	free(ctx->dwarf_chain.v);
 	script_out_free(&ctx->out);
 }
 
@@ -879,7 +878,10 @@ int cmd_script(int argc, char **argv)
 		OPT_INCR('v', "verbose", &ctx.verbose, "be more verbose"),
 		OPT_END(),
 	};
-	const struct pd_ops ops = { script_record };
+	const struct engine_consumer consumer = {
+		.record = script_record, .filter = script_filter, .sample = script_sample, .arg = &ctx,
+	};
+	struct engine *eng;
 	struct pd_file f;
 	int argc_left, ret;
 
@@ -897,13 +899,16 @@ int cmd_script(int argc, char **argv)
 	}
 	pager_start();
 	script_out_init(&ctx.out, 1);
-	ret = f.pipe_mode ? 0 : script_setup(&ctx, &f);
-	if (!ret)
-		ret = pd_process(&f, &ops, &ctx);
+	ctx.cfg.sopts.vmlinux = ctx.vmlinux;
+	ctx.cfg.sopts.symfs = ctx.symfs;
+	ctx.cfg.threads = 1;
+	eng = engine_new(&ctx.cfg, script_configure, &ctx);
+	ret = engine_stream(eng, &f, &consumer);
 	/* what was printed before an error stays printed, as with perf; a
 	   reader that went away (the pager quit) ends the run quietly */
 	if (script_out_flush(&ctx.out))
 		ret = output_error(NULL, ctx.out.saved_errno);
+	engine_free(eng);
 	script_release(&ctx);
 	pd_close(&f);
 	if (ret > 0 || ctx.exit_status)

@@ -11,8 +11,7 @@
 #include <assert.h>
 #include <string.h>
 
-/* The progress line: the share of the file read (unknown for a stream). */
-static void show_progress(struct engine *eng, const struct pd_file *f, u64 offset)
+void engine_show_progress(struct engine *eng, const struct pd_file *f, u64 offset)
 {
 	double share = -1;
 
@@ -21,15 +20,7 @@ static void show_progress(struct engine *eng, const struct pd_file *f, u64 offse
 	progress_show(&eng->progress, eng->nr_records, share);
 }
 
-/*
- * Everything the engine decides before the first sample: the caller's
- * configuration completed (configure), the session, the histograms and
- * the threads.  A file's events are known at once; a stream's arrive as
- * records, so it runs at the first record after them.  Returns 0 to go
- * on, 1 when the configure hook ended the work, a negative value on
- * error.
- */
-static int engine_setup(struct engine *eng, struct pd_file *f)
+int engine_setup(struct engine *eng, struct pd_file *f)
 {
 	struct engine_config *cfg = eng->cfg;
 	u64 sample_type = 0;
@@ -40,13 +31,18 @@ static int engine_setup(struct engine *eng, struct pd_file *f)
 	eng->configured = 1;
 	if ((r = eng->configure(eng->configure_arg, f, cfg)))
 		return r;
-	assert(cfg->lay && cfg->filters && cfg->max_stack >= 0);
-	for (u32 i = 0; i < f->nr_evsel; i++)
-		sample_type |= f->evsel[i].attr.sample_type;
-
 	eng->session = session_new(f, &cfg->sopts);
 	if (!eng->session)
 		return -1;
+	if (eng->consumer) {
+		/* a stream: one thread, no histograms */
+		if (cfg->progress)
+			progress_begin(&eng->progress);
+		return 0;
+	}
+	assert(cfg->lay && cfg->filters && cfg->max_stack >= 0);
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		sample_type |= f->evsel[i].attr.sample_type;
 	eng->strs = hist_strings_new();
 	eng->nr_hists = f->nr_evsel;
 	eng->hists = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*eng->hists));
@@ -133,7 +129,7 @@ static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			return r;
 	}
 	if ((++eng->nr_records & 0xffff) == 0 && eng->progress.start)
-		show_progress(eng, f, ev->file_offset);
+		engine_show_progress(eng, f, ev->file_offset);
 	/* a sample changes nothing in the session */
 	if (ev->hdr->type != PD_REC_SAMPLE)
 		return session_event(eng->session, ev) ? -1 : 0;
@@ -248,6 +244,7 @@ int engine_run(struct engine *eng, struct pd_file *f)
 	const struct pd_ops ops = { engine_record };
 	int ret = 0;
 
+	assert(!eng->configured && !eng->consumer);
 	if (!f->pipe_mode)
 		ret = engine_setup(eng, f);
 	if (!ret)

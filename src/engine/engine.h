@@ -13,10 +13,19 @@
  * cache of symbol lookups and the parking of samples whose DSOs are still
  * loading are private to the engine (engine_int.h).
  *
+ * A front end that wants the samples themselves (script's printer, the
+ * flame folder, diff's histograms, the chain statistics) runs the engine
+ * as a stream instead: engine_stream() hands each sample, resolved, to a
+ * consumer in file order, and engine_chain_begin() walks its call chain by
+ * perf's rules (session/chain.h), the unwound part of a dwarf sample
+ * joined.
+ *
  * Invariants: whatever the topology, the histograms are those one thread
  * reading the records in file order would make; the configure hook runs
  * once, before the first sample (a stream's: at its first record after its
- * header records); cfg is not changed by the caller while the engine runs.
+ * header records); cfg is not changed by the caller while the engine runs;
+ * a consumer sees the records and samples in file order, on the thread
+ * that called engine_stream().
  */
 #ifndef PROF_ENGINE_ENGINE_H
 #define PROF_ENGINE_ENGINE_H
@@ -24,6 +33,7 @@
 #include "../analysis/callchain.h"
 #include "../analysis/hist.h"
 #include "../format/reader.h"
+#include "../session/chain.h"
 #include "../session/session.h"
 #include "../util/timerange.h"
 
@@ -35,8 +45,9 @@ struct engine_config {
 	int progress;			/* draw a progress line on stderr */
 
 	/* set by the configure hook, from the file's events */
-	const struct hist_layout *lay;	/* the histograms' keys and columns */
-	const struct hist_filters *filters;
+	const struct hist_layout *lay;	/* the histograms' keys and columns
+					   (engine_run() only) */
+	const struct hist_filters *filters;	/* (engine_run() only) */
 	struct callchain_param cg;	/* cg.enabled: call-graph trees */
 	int children;			/* children mode (cumulated chains) */
 	int max_stack;			/* --max-stack, at least 0 */
@@ -73,6 +84,66 @@ int engine_run(struct engine *eng, struct pd_file *f);
 /* The histograms, one per event of the file (f->evsel order), *nr of
  * them; valid until engine_free().  NULL before the engine configured. */
 struct hists *engine_hists(const struct engine *eng, u32 *nr);
+
+/* ---- the sample stream ---------------------------------------------------- */
+
+/* One sample as a consumer sees it: valid until the consumer returns. */
+struct engine_sample {
+	struct engine *eng;
+	struct session *session;	/* the engine's: for the consumer's own
+					   lookups (chain_resolve(),
+					   session_find_symbol()) */
+	const struct pd_event *ev;
+	struct pd_evsel *evsel;		/* ev->evsel, never NULL */
+	struct pd_sample sample;	/* parsed */
+	struct addr_location al;	/* where sample.ip falls (after
+					   consumer.sample: resolved with
+					   cfg->resolve_flags) */
+	int unwound;			/* the engine's: the dwarf part is
+					   joined (engine_chain_begin()) */
+};
+
+/* What engine_stream() returns from a consumer's record hook to have a
+ * sample left out (not parsed, not resolved). */
+#define ENGINE_SKIP 1
+
+/*
+ * A consumer of the sample stream.  Each hook returns 0 to go on or a
+ * negative value to stop the run with it (the message printed); a hook
+ * left NULL is not called.
+ */
+struct engine_consumer {
+	/* every record, before the session model takes it; for a sample,
+	   ENGINE_SKIP leaves it out */
+	int (*record)(void *arg, struct pd_file *f, const struct pd_event *ev);
+	/* a parsed sample inside --time (cfg->time_ranges), before it is
+	   resolved: ENGINE_SKIP leaves it out */
+	int (*filter)(void *arg, struct engine_sample *s);
+	/* a resolved sample on a CPU of cfg->cpu_bitmap */
+	int (*sample)(void *arg, struct engine_sample *s);
+	void *arg;
+};
+
+/*
+ * Reads f to its end, handing each sample to consumer (kept, not copied);
+ * a stream with no record past its header records is not configured.
+ * Returns 0, 1 when the configure hook ended the run, or a negative value
+ * on error (the message printed; a hook's own negative value is passed
+ * on).  An engine runs once: engine_run() or engine_stream().
+ */
+int engine_stream(struct engine *eng, struct pd_file *f, const struct engine_consumer *consumer);
+
+/* engine_chain_begin()'s flags. */
+#define ENGINE_CHAIN_UNWIND 1	/* join a dwarf sample's unwound user part */
+#define ENGINE_CHAIN_INLINES 2	/* inlined functions at unwound addresses */
+
+/*
+ * Begins the walk w of s's call chain in order (chain.h), at most
+ * max_stack recorded addresses (also the unwound part's bound; 0 or less:
+ * none), as flags say.  The walk stays valid until the consumer returns.
+ */
+void engine_chain_begin(struct engine_sample *s, struct chain_walk *w, enum chain_order order,
+			int max_stack, int flags);
 
 /* Frees the engine, its histograms, session and threads. */
 void engine_free(struct engine *eng);

@@ -269,9 +269,20 @@ struct engine {
 	struct sym_cache *sym_cache;	/* call graphs: the cache of the
 					   thread that looks symbols up */
 
+	const struct engine_consumer *consumer;	/* engine_stream()'s */
 	u64 nr_records;			/* read so far */
 	struct progress progress;	/* cfg->progress: the line on stderr */
 };
+
+/* engine.c: everything decided before the first sample (the caller's
+ * configuration completed by its hook, the session, for engine_run() the
+ * histograms and threads); a file's events are known at once, a stream's
+ * arrive as records, so it runs at the first record after them.  Returns
+ * 0 to go on, 1 when the configure hook ended the work, a negative value
+ * on error. */
+int engine_setup(struct engine *eng, struct pd_file *f);
+/* The progress line: the share of the file read (unknown for a stream). */
+void engine_show_progress(struct engine *eng, const struct pd_file *f, u64 offset);
 
 /* flat.c: the histogram thread's side of eng->flat_q */
 void flat_consume(void *arg, const void *items, size_t len);
