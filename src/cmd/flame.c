@@ -10,8 +10,9 @@
  * --max-stack recorded addresses, a marker perf does not know emptying
  * the chain; functions inlined at unwound addresses are not shown); a
  * sample without a call chain is its own address.  A --call-graph dwarf
- * sample's user stack is unwound and joined to its recorded chain first
- * (session_dwarf_chain()), as perf script does.
+ * sample's user stack is unwound and joined to its recorded chain first,
+ * as perf script does.  The samples come from the report engine's sample
+ * stream (engine/engine.h).
  * Frames are named as stackcollapse-perf.pl names them: the symbol
  * (argument lists, quotes and ';' tidied away), "[dso]" when the address
  * has a map but no symbol (the file name whole, where the Perl script's
@@ -36,6 +37,7 @@
  */
 #include "cmds.h"
 #include "../analysis/flame.h"
+#include "../engine/engine.h"
 #include "../format/evname.h"
 #include "../format/reader.h"
 #include "../output/flame_svg.h"
@@ -129,7 +131,8 @@ struct flame_ctx {
 
 	/* state of the file being read */
 	struct pd_file *f;
-	struct session *session;
+	struct engine_config cfg;	/* the engine's */
+	struct session *session;	/* the engine's (the sample's) */
 	int input_idx;		/* which flame input the file feeds */
 	int have_evsel;		/* the event shown is known: */
 	u32 evsel_idx;		/* its index (a stream's evsels may move) */
@@ -137,7 +140,6 @@ struct flame_ctx {
 	u64 nr_samples, nr_other;
 
 	struct flame fl;
-	struct dwarf_chain dwarf_chain;	/* a dwarf sample's joined chain */
 	struct chain_walk walk;		/* the sample's chain */
 	u32 *stack;		/* the sample's frames as name ids */
 	u32 stack_room;
@@ -431,29 +433,29 @@ static u32 addr_name(struct flame_ctx *ctx, const struct addr_location *al, u64 
  * The sample's frames, leaf first, into ctx->stack[first...]: the chain
  * walked as perf script walks it (callee order, at most --max-stack
  * recorded addresses, a marker perf does not know emptying it: see
- * session/chain.h; a dwarf sample's chain is joined by
- * session_dwarf_chain() first).  Returns how many.
+ * session/chain.h; a dwarf sample's chain is joined first).  Returns how
+ * many.
  */
-static u32 chain_frames(struct flame_ctx *ctx, const struct pd_sample *sample,
-			const struct addr_location *al, u32 first)
+static u32 chain_frames(struct flame_ctx *ctx, struct engine_sample *s, u32 first)
 {
+	const struct addr_location *al = &s->al;
 	struct chain_walk *w = &ctx->walk;
 	struct chain_frame f;
-	u32 nr = 0, max = (u32)ctx->max_stack;
+	u32 nr = 0;
 	const struct thread *thread;
 	s32 pid;
 	int r;
 
-	stack_room(ctx, first + chain_max_frames(sample, max));
 	/* the cache slots first, so that their misses overlap */
-	chain_begin(w, ctx->session, sample, al, CHAIN_CALLEE, max, 0);
+	engine_chain_begin(s, w, CHAIN_CALLEE, ctx->max_stack, ENGINE_CHAIN_UNWIND);
+	stack_room(ctx, first + chain_max_frames(&s->sample, (u32)ctx->max_stack));
 	while (chain_next(w, &f) == CHAIN_FRAME) {
 		thread = addr_space(al, f.cpumode, &pid);
 		__builtin_prefetch(addr_slot_of(ctx, thread, pid, f.cpumode, f.ip));
 	}
-	chain_begin(w, ctx->session, sample, al, CHAIN_CALLEE, max, 0);
+	engine_chain_begin(s, w, CHAIN_CALLEE, ctx->max_stack, ENGINE_CHAIN_UNWIND);
 	while ((r = chain_next(w, &f)) == CHAIN_FRAME)
-		ctx->stack[first + nr++] = addr_name(ctx, al, sample->time, f.cpumode, f.ip);
+		ctx->stack[first + nr++] = addr_name(ctx, al, s->sample.time, f.cpumode, f.ip);
 	return r == CHAIN_DROPPED ? 0 : nr;	/* perf empties the chain */
 }
 
@@ -566,26 +568,13 @@ static int event_matches(const struct flame_ctx *ctx, const struct pd_evsel *evs
 	       (!strncmp(name, ctx->event, len) && name[len] == ':');
 }
 
+/* Every record: one that is not a sample may end cached names; a sample
+ * of an event other than the one shown is counted and left out. */
 static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
 	struct flame_ctx *ctx = vctx;
 	const struct pd_evsel *evsel = ev->evsel;
-	struct pd_sample sample;
-	struct addr_location al;
-	u32 n = 0, leaf_first;
 
-	if (!ctx->session) {
-		struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
-
-		/* a stream: its events, features and such come first */
-		if (ev->hdr->type >= PD_REC_USER_START)
-			return 0;
-		ctx->session = session_new(f, &sopts);
-		if (!ctx->session)
-			return -1;
-	}
-	if (session_event(ctx->session, ev))
-		return -1;
 	if (ev->hdr->type != PD_REC_SAMPLE) {
 		note_record(ctx, ev);
 		return 0;
@@ -595,7 +584,7 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	if (!ctx->have_evsel) {
 		if (ctx->event && !event_matches(ctx, evsel)) {
 			ctx->nr_other++;
-			return 0;
+			return ENGINE_SKIP;
 		}
 		ctx->have_evsel = 1;
 		ctx->evsel_idx = evsel->idx;
@@ -603,26 +592,31 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	}
 	if (evsel->idx != ctx->evsel_idx) {
 		ctx->nr_other++;
-		return 0;
+		return ENGINE_SKIP;
 	}
-	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
-		return -1;
-	/* with a call chain the sample's own symbol is not needed */
-	if (session_resolve_flags(ctx->session, ev, &sample,
-				  evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN ? SESSION_NO_SYMBOL : 0,
-				  &al)) {
-		return 0;	/* perf skips it too */
-	}
+	return 0;
+}
+
+/* A sample of the event shown (resolved without its symbol): its stack
+ * into the trie. */
+static int flame_sample(void *vctx, struct engine_sample *s)
+{
+	struct flame_ctx *ctx = vctx;
+	const struct addr_location *al = &s->al;
+	u32 n = 0, leaf_first;
+
+	ctx->session = s->session;
 	stack_room(ctx, 2);
 	if (!ctx->merged)
-		ctx->stack[n++] = comm_name(ctx, &al);
+		ctx->stack[n++] = comm_name(ctx, al);
 	leaf_first = n;
-	if (evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN) {
-		session_dwarf_chain(ctx->session, &evsel->attr, &al, &sample, ctx->max_stack,
-				    &ctx->dwarf_chain);
-		n += chain_frames(ctx, &sample, &al, n);
+	if (s->evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN) {
+		n += chain_frames(ctx, s, n);
 	} else {
-		ctx->stack[n++] = frame_name(ctx, al.dso, al.sym, sample.ip);
+		const struct symbol *sym = al->dso ? session_find_symbol(s->session, al->dso,
+									 al->addr) : NULL;
+
+		ctx->stack[n++] = frame_name(ctx, al->dso, sym, s->sample.ip);
 	}
 	/* the chain is leaf first: outermost first, unless --reverse wants
 	   the whole stack the other way round */
@@ -634,10 +628,23 @@ static int flame_record(void *vctx, struct pd_file *f, const struct pd_event *ev
 	return 0;
 }
 
+/* The engine's configure hook: the samples are resolved to their maps
+ * and DSOs; the symbols are looked up through the name caches. */
+static int flame_configure(void *arg, struct pd_file *f, struct engine_config *cfg)
+{
+	(void)arg;
+	(void)f;
+	cfg->resolve_flags = SESSION_NO_SYMBOL;
+	return 0;
+}
+
 /* Reads one file into input idx of the trie.  Returns 0 or -1. */
 static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 {
-	const struct pd_ops ops = { flame_record };
+	const struct engine_consumer consumer = {
+		.record = flame_record, .sample = flame_sample, .arg = ctx,
+	};
+	struct engine *eng;
 	struct pd_file f;
 	int ret;
 
@@ -655,7 +662,12 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	ctx->global_gen++;
 	if (usable_cpus() > 1)
 		ctx->pipe = batchq_new(PIPE_BATCH, PIPE_BATCHES, consume_stacks, &ctx->fl);
-	ret = pd_process(&f, &ops, ctx);
+	memset(&ctx->cfg, 0, sizeof(ctx->cfg));
+	ctx->cfg.sopts.vmlinux = ctx->vmlinux;
+	ctx->cfg.sopts.symfs = ctx->symfs;
+	ctx->cfg.threads = 1;
+	eng = engine_new(&ctx->cfg, flame_configure, ctx);
+	ret = engine_stream(eng, &f, &consumer);
 	if (ctx->pipe)
 		batchq_free(ctx->pipe);
 	ctx->pipe = NULL;
@@ -676,8 +688,7 @@ static int read_file(struct flame_ctx *ctx, const char *path, int idx)
 	memset(ctx->names, 0, (ctx->names_mask + 1) * sizeof(*ctx->names));
 	memset(ctx->syms_cache, 0, SYM_SLOTS * sizeof(*ctx->syms_cache));
 	ctx->nr_names = 0;
-	if (ctx->session)
-		session_free(ctx->session);
+	engine_free(eng);
 	ctx->session = NULL;
 	ctx->f = NULL;
 	pd_close(&f);
@@ -820,7 +831,6 @@ int cmd_flame(int argc, char **argv)
 	}
 	flame_exit(&ctx.fl);
 	free(ctx.stack);
-	free(ctx.dwarf_chain.v);
 	free(ctx.buf);
 	free(ctx.names);
 	free(ctx.addrs_cache);
