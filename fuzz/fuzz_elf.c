@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/symbol/symbol.h"
+#include "../src/symbol/symbol_int.h"
 #include "../src/util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -32,7 +32,7 @@
 #include "../analysis/callchain.h"
 #include "../analysis/hist_int.h"
 #include "../session/chain.h"
-#include "../session/session.h"
+#include "../session/session_int.h"
 #include "../util/batchq.h"
 #include "../util/error.h"
 #include "../util/hash.h"

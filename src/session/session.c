@@ -21,10 +21,10 @@
  * size before use; lookups are hash probes and binary searches; thread,
  * map and dso objects live in the session arena until session_free().
  */
-#include "session.h"
+#include "session_int.h"
 #include "../format/feature.h"
 #include "../symbol/inline.h"
-#include "../symbol/symbol.h"
+#include "../symbol/symbol_int.h"
 #include "../symbol/unwind.h"
 #include "../util/error.h"
 

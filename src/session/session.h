@@ -16,7 +16,10 @@
  *
  * Layering: session uses format (reader) and symbol; analysis and output
  * use session.  This header is the contract between the session module
- * and its users: its declarations keep their meaning.
+ * and its users: its declarations keep their meaning.  The report
+ * engine's two-thread variants (a sync hook, the kernel's deferred load,
+ * DSOs loaded ahead, lookups in prefetched steps) are in session_int.h,
+ * which only the session module and src/engine/ include.
  */
 #ifndef PROF_SESSION_SESSION_H
 #define PROF_SESSION_SESSION_H
@@ -48,8 +51,9 @@ struct addr_location {
 	u8 cpumode;		/* PD_MISC_KERNEL, PD_MISC_USER, ... */
 	char level;		/* perf's marker: 'k' kernel, '.' user, 'g' guest
 				   kernel, 'u' guest user, 'H' hypervisor/unknown */
-	u8 kernel_unsure;	/* SESSION_DEFER_KERNEL: resolved to the kernel
-				   map before it was loaded and shrunk */
+	u8 kernel_unsure;	/* SESSION_DEFER_KERNEL (session_int.h):
+				   resolved to the kernel map before it was
+				   loaded and shrunk; else 0 */
 };
 
 /* Options a command passes when it makes a session. */
@@ -134,20 +138,10 @@ int session_dwarf_chain(struct session *s, const struct pd_attr *attr,
  * stays NULL and no DSO's symbol table is loaded for the lookup (what is
  * needed to tell the map and DSO perf would report, such as the kernel
  * map's extent, is still loaded).  For callers whose output names no
- * symbol (e.g. --sort comm,dso).
+ * symbol (e.g. --sort comm,dso).  (The report engine's own flag,
+ * SESSION_DEFER_KERNEL, is in session_int.h.)
  */
 #define SESSION_NO_SYMBOL 1
-/*
- * SESSION_DEFER_KERNEL (with SESSION_NO_SYMBOL, on the feeding thread of
- * two, see below) does not wait for kallsyms to be read: the kernel loads
- * at the first kernel sample after that, without sync.  Until then a
- * sample in the kernel map resolves to the map as recorded, and all but
- * the first (the one perf loads on, which keeps its map) get
- * al->kernel_unsure.  The other thread must not look up kernel or module
- * symbols while session_kernel_pending(), and then asks
- * session_kernel_outside() of each unsure sample.
- */
-#define SESSION_DEFER_KERNEL 2
 
 /* session_resolve() with flags. */
 int session_resolve_flags(struct session *s, const struct pd_event *ev,
@@ -157,58 +151,10 @@ int session_resolve_flags(struct session *s, const struct pd_event *ev,
 int session_resolve_addr_flags(struct session *s, const struct addr_location *sample_al,
 			       u64 time, u8 cpumode, u64 addr, int flags,
 			       struct addr_location *al);
-
-/*
- * Two threads.  The thread that feeds session_event() may resolve with
- * SESSION_NO_SYMBOL and hand what it found (dso, map-relative address) to
- * one other thread, which looks the symbols up with session_find_symbol().
- * That is safe while the session leaves the symbol tables alone; before it
- * changes them (the kernel's load, which also fills the modules; a
- * KSYMBOL; a new build-id for a dso the other thread may be loading), the
- * feeding thread calls sync, which must return only once the other thread
- * has finished every lookup it was handed.  Symbols found stay valid until
- * session_free().
- */
-void session_set_sync(struct session *s, void (*sync)(void *arg), void *arg);
 /* The symbol at a map-relative address of dso (al->dso, al->addr of a
  * SESSION_NO_SYMBOL resolution), loading the dso's symbols on first use;
- * NULL when none. */
+ * NULL when none.  Symbols found stay valid until session_free(). */
 const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64 addr);
-
-/* SESSION_DEFER_KERNEL: 1 while the kernel map waits for its load (any
- * thread; acquire). */
-int session_kernel_pending(const struct session *s);
-/* For a loaded kernel dso and the address of an unsure sample: 1 when the
- * loaded (shrunk) kernel map does not reach it, so perf reports it with no
- * map. */
-int session_kernel_outside(const struct dso *dso, u64 addr);
-/* The feeding thread, while the other is idle: loads the kernel now when
- * SESSION_DEFER_KERNEL left it pending (waits for kallsyms). */
-void session_load_kernel(struct session *s);
-/* The other thread of two: whether dso's symbols may be looked up now;
- * to have them loaded meanwhile on the loader thread; to wait for that
- * (see dso_load_async()). */
-static inline int session_dso_ready(const struct dso *dso)
-{
-	return dso_ready(dso);
-}
-void session_load_async(struct session *s, struct dso *dso);
-void session_loader_wait(struct session *s);
-/* Whether dso gets its symbols from the kernel's load (kernel, modules). */
-int session_dso_is_kernel(const struct dso *dso);
-
-/* session_find_symbol() in three steps some lookups apart, for the other
- * thread (see dso_probe_start()). */
-static inline void session_probe_start(const struct dso *dso, u64 addr, struct sym_probe *p)
-{
-	dso_probe_start(dso, addr, p);
-}
-static inline void session_probe_ranges(const struct dso *dso, struct sym_probe *p)
-{
-	dso_probe_ranges(dso, p);
-}
-const struct symbol *session_probe_find(struct session *s, struct dso *dso, u64 addr,
-					const struct sym_probe *p);
 
 /* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
  * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */
@@ -218,6 +164,8 @@ const char *dso_short_name(const struct dso *dso);
 u32 dso_serial(const struct dso *dso);
 /* The DSO's full path as recorded. */
 const char *dso_long_name(const struct dso *dso);
+/* Whether dso gets its symbols from the kernel's load (kernel, modules). */
+int session_dso_is_kernel(const struct dso *dso);
 /* A symbol's name as perf prints it (demangled). */
 const char *symbol_name(const struct symbol *sym);
 /* A symbol's start, map-relative (what perf adds offsets to). */

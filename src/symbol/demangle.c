@@ -17,7 +17,7 @@
  * demangle_lock; symbol.mangled is cleared (release) after the new name is
  * stored, so a reader that sees it clear (acquire) reads the final name.
  */
-#include "symbol.h"
+#include "symbol_int.h"
 
 #include <libiberty/demangle.h>
 #include <pthread.h>

@@ -17,7 +17,7 @@
  * both).  No allocation per lookup.
  * Invariants: dso->syms sorted by start; dso->ranges disjoint and sorted.
  */
-#include "symbol.h"
+#include "symbol_int.h"
 #include "inline.h"
 #include "unwind.h"
 #include "../util/error.h"

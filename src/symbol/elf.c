@@ -26,7 +26,7 @@
  * .gnu_debugdata (MiniDebugInfo, xz) is read only when the options ask,
  * since perf 6.1 ignores it.
  */
-#include "symbol.h"
+#include "symbol_int.h"
 #include "../util/error.h"
 
 #include <elf.h>

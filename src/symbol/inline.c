@@ -15,6 +15,7 @@
  * one hash probe.
  */
 #include "inline.h"
+#include "symbol_int.h"
 #include "../util/error.h"
 
 #include <elf.h>

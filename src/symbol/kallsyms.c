@@ -35,7 +35,7 @@
  * Invariants: lines are parsed defensively (any garbage is skipped); no
  * fixed-size buffer is overrun; a missing file means no symbols.
  */
-#include "symbol.h"
+#include "symbol_int.h"
 #include "../format/perf_data.h"
 #include "../util/error.h"
 

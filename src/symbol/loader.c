@@ -12,7 +12,7 @@
  * Loads on other threads meanwhile go through dso_load_exclusive(); callers
  * that would change symbols otherwise call dso_loader_wait() first.
  */
-#include "symbol.h"
+#include "symbol_int.h"
 #include "../util/error.h"
 
 #include <pthread.h>

@@ -30,7 +30,7 @@
  * links are node indexes; erased nodes stay in the array, unlinked; a lazy
  * tree's order[] holds its live nodes in tree order once tree_order() ran.
  */
-#include "symbol.h"
+#include "symbol_int.h"
 #include "../util/error.h"
 
 #include <elf.h>

@@ -13,6 +13,7 @@
  * is compiled and run by a fixed-stack evaluator when stepped.
  */
 #include "unwind.h"
+#include "symbol_int.h"
 #include "../util/error.h"
 #include "../util/hash.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbol/symbol.h"
+#include "symbol/symbol_int.h"
 
 static struct arena arena;
 static struct dso_table table;
