@@ -22,6 +22,7 @@
  * histograms after hists_finish().
  */
 #include "cmds.h"
+#include "../engine/engine.h"
 #include "../analysis/filters.h"
 #include "../analysis/hist.h"
 #include "../format/evname.h"
@@ -76,16 +77,17 @@ struct diff_file {
 	const char *path;
 	struct pd_file f;
 	int opened;		/* pd_open() ran (pd_close() needed) */
-	struct session *session;
+	struct engine_config cfg;	/* its engine's: --time, --cpu */
+	struct engine *eng;	/* reads it; its session holds what the
+				   entries point to */
+	struct diff_ctx *ctx;
 	struct hists *hists;	/* f.nr_evsel of them */
 	u64 *sample_shown;	/* per event: the periods of the samples
 				   not filtered out (perf's total of the
 				   diff's computations with --percentage
 				   relative; the entries' differs) */
 	u32 nr_hists;
-	const struct hist_filters *filters;
 	struct time_range *time_ranges;	/* --time for this file */
-	int nr_time_ranges;
 	unsigned char *cpu_bitmap;	/* --cpu, or NULL */
 };
 
@@ -230,10 +232,11 @@ static int file_time(struct diff_ctx *ctx, struct diff_file *df)
 	memset(&env, 0, sizeof(env));
 	if (strchr(s, '%'))
 		pd_feature_decode(&df->f, PD_FEAT_SAMPLE_TIME, &env);
-	df->nr_time_ranges = time_ranges_parse(s, env.first_sample_time, env.last_sample_time,
-					       &df->time_ranges);
-	if (df->nr_time_ranges < 0) {
-		df->nr_time_ranges = 0;
+	df->cfg.nr_time_ranges = time_ranges_parse(s, env.first_sample_time,
+						   env.last_sample_time, &df->time_ranges);
+	df->cfg.time_ranges = df->time_ranges;
+	if (df->cfg.nr_time_ranges < 0) {
+		df->cfg.nr_time_ranges = 0;
 		error("invalid time string '%s'", s);
 		return -EINVAL;
 	}
@@ -260,36 +263,44 @@ static int file_cpus(struct diff_ctx *ctx, struct diff_file *df)
 		if (n && n <= CPU_LIST_MAX)
 			nr_cpus = n;
 	}
-	return cpu_list_parse(ctx->cpus, &df->cpu_bitmap, nr_cpus) ? -1 : 0;
+	if (cpu_list_parse(ctx->cpus, &df->cpu_bitmap, nr_cpus))
+		return -1;
+	df->cfg.cpu_bitmap = df->cpu_bitmap;
+	return 0;
 }
 
-static int diff_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
+/* A sample of the file, resolved, inside --time and --cpu: added to its
+ * event's histogram. */
+static int diff_sample(void *vctx, struct engine_sample *s)
 {
 	struct diff_file *df = vctx;
-	struct pd_sample sample;
-	struct addr_location al;
-	struct pd_evsel *evsel = ev->evsel;
 	struct hists *h;
 	u8 filtered;
 
-	if (session_event(df->session, ev))
-		return -1;
-	if (ev->hdr->type != PD_REC_SAMPLE || !evsel || evsel->idx >= df->nr_hists)
+	if (s->evsel->idx >= df->nr_hists)
 		return 0;
-	if (pd_parse_sample(f, evsel, ev->hdr, ev->file_offset, &sample))
-		return -1;
-	if (time_ranges_skip(df->time_ranges, df->nr_time_ranges, sample.time))
-		return 0;
-	if (session_resolve(df->session, ev, &sample, &al))
-		return 0;
-	if (df->cpu_bitmap && (sample.cpu >= CPU_LIST_MAX ||
-			       !(df->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
-		return 0;
-	h = &df->hists[evsel->idx];
-	filtered = hist_filter_sample(h->strs, df->filters, &al, sample.ip);
-	hists_add(h, &al, (s32)sample.cpu, sample.period, filtered);
+	h = &df->hists[s->evsel->idx];
+	filtered = hist_filter_sample(h->strs, &df->ctx->filters, &s->al, s->sample.ip);
+	hists_add(h, &s->al, (s32)s->sample.cpu, s->sample.period, filtered);
 	if (!filtered)
-		df->sample_shown[evsel->idx] += sample.period;
+		df->sample_shown[s->evsel->idx] += s->sample.period;
+	return 0;
+}
+
+/* The engine's configure hook: one histogram per event of the file. */
+static int diff_configure(void *arg, struct pd_file *f, struct engine_config *cfg)
+{
+	struct diff_file *df = arg;
+
+	(void)cfg;	/* every sample is resolved to its symbol */
+	df->nr_hists = f->nr_evsel;
+	df->hists = xcalloc(df->nr_hists ? df->nr_hists : 1, sizeof(*df->hists));
+	df->sample_shown = xcalloc(df->nr_hists ? df->nr_hists : 1, sizeof(*df->sample_shown));
+	for (u32 i = 0; i < df->nr_hists; i++) {
+		hists_init(&df->hists[i], &df->ctx->lay, df->ctx->strs);
+		df->hists[i].one_thread = 1;
+		df->hists[i].need_input_rank = 1;
+	}
 	return 0;
 }
 
@@ -297,29 +308,21 @@ static int diff_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
  * bad --time. */
 static int read_file(struct diff_ctx *ctx, struct diff_file *df)
 {
-	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
-	const struct pd_ops ops = { diff_record };
+	const struct engine_consumer consumer = { .sample = diff_sample, .arg = df };
 
 	df->opened = 1;
+	df->ctx = ctx;
 	if (pd_open(&df->f, df->path, 0))
 		return error("failed to open %s", df->path);
 	if (ctx->time_str && file_time(ctx, df))
 		return -EINVAL;
 	if (ctx->cpus && file_cpus(ctx, df))
 		return -1;
-	df->filters = &ctx->filters;
-	df->session = session_new(&df->f, &sopts);
-	if (!df->session)
-		return -1;
-	df->nr_hists = df->f.nr_evsel;
-	df->hists = xcalloc(df->nr_hists ? df->nr_hists : 1, sizeof(*df->hists));
-	df->sample_shown = xcalloc(df->nr_hists ? df->nr_hists : 1, sizeof(*df->sample_shown));
-	for (u32 i = 0; i < df->nr_hists; i++) {
-		hists_init(&df->hists[i], &ctx->lay, ctx->strs);
-		df->hists[i].one_thread = 1;
-		df->hists[i].need_input_rank = 1;
-	}
-	if (pd_process(&df->f, &ops, df) < 0)
+	df->cfg.sopts.vmlinux = ctx->vmlinux;
+	df->cfg.sopts.symfs = ctx->symfs;
+	df->cfg.threads = 1;
+	df->eng = engine_new(&df->cfg, diff_configure, df);
+	if (engine_stream(df->eng, &df->f, &consumer) < 0)
 		return error("failed to process %s", df->path);
 	for (u32 i = 0; i < df->nr_hists; i++)
 		hists_finish(&df->hists[i], ctx->dsos != NULL);
@@ -979,7 +982,9 @@ static void print_event(struct diff_ctx *ctx, u32 ev, int first, FILE *out)
 	for (int i = 1; i < ctx->nr_files; i++) {
 		int m = match_evsel(&ctx->files[i].f, &base->f.evsel[ev]);
 
-		eh[i] = m < 0 ? NULL : &ctx->files[i].hists[m];
+		/* a stream's events that came after its first sample have
+		   no histogram */
+		eh[i] = m < 0 || (u32)m >= ctx->files[i].nr_hists ? NULL : &ctx->files[i].hists[m];
 	}
 	ctx->nr_rows = 0;
 	index_rebuild(ctx);
@@ -1166,8 +1171,7 @@ int cmd_diff(int argc, char **argv)
 			hists_release(&df->hists[j]);
 		free(df->hists);
 		free(df->sample_shown);
-		if (df->session)
-			session_free(df->session);
+		engine_free(df->eng);
 		free(df->time_ranges);
 		free(df->cpu_bitmap);
 		if (df->opened)
