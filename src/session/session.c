@@ -14,8 +14,11 @@
  * O(1) and the first MMAP in either process copies the pointer array once.
  * Arrays are sorted by start and never overlap: a new map cuts back the
  * ones it covers, the part after it keeping its file offset (perf's
- * maps__fixup_overlappings).  Map objects never change once inserted,
- * except the kernel map, which perf resizes when its symbols load.
+ * maps__fixup_overlappings); one whose end is not above its start (len
+ * 0, or a start + len that wraps past 2^64) holds no address and is left
+ * out.
+ * Map objects never change once inserted, except the kernel map, which
+ * perf resizes when its symbols load.
  *
  * Invariants: every record field is bounds-checked against the record's
  * size before use; lookups are hash probes and binary searches; thread,
@@ -236,16 +239,27 @@ static struct map *map_clone(struct session *s, const struct map *m)
 	return arena_memdup(&s->arena, m, sizeof(*m));
 }
 
-/* perf's maps__fixup_overlappings() + maps__insert(). */
+/*
+ * perf's maps__fixup_overlappings() + maps__insert().  A map that ends
+ * where it starts or below (len 0, or start + len past 2^64) holds no
+ * address: perf keeps it in its tree by start, where no lookup finds it
+ * (an address at or above its start is at or above its end too), and an
+ * empty one splits the map it falls in into two halves no lookup tells
+ * apart.  Here it stays out of the array, whose binary search needs the
+ * ends in order; its thread and dso are made as perf makes them.
+ */
 static void array_insert(struct session *s, struct map_array *a, struct map *map)
 {
-	u32 first = array_lower(a, map->start), last = first, nr_new;
+	u32 first, last, nr_new;
 	struct map *before = NULL, *after = NULL;
 
+	if (map->end <= map->start)
+		return;
+	first = last = array_lower(a, map->start);
 	a->last[0] = a->last[1] = NULL;
 	memset(a->base_dso, 0, sizeof(a->base_dso));
 
-	while (last < a->nr && a->v[last]->start < map->end && map->start < map->end)
+	while (last < a->nr && a->v[last]->start < map->end)
 		last++;
 	if (last > first) {
 		struct map *f = a->v[first], *l = a->v[last - 1];

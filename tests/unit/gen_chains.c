@@ -6,6 +6,7 @@
  *	gen_chains OUT BINARY deep NR_SAMPLES DEPTH < offsets
  *	gen_chains OUT BINARY paths NR_SAMPLES DEPTH NR_PATHS < offsets
  *	gen_chains OUT BINARY markers NR_SAMPLES DEPTH < offsets
+ *	gen_chains OUT BINARY wrap NR_SAMPLES DEPTH < offsets
  *
  * offsets: one hex symbol value per line (nm's, of the PIE BINARY); every
  * frame is such a value + 4 (inside the function) above the load base
@@ -24,6 +25,15 @@
  *         sample k % 3 == 0 has none, k % 3 == 1 has it before frame
  *         DEPTH / 2, and k % 3 == 2 starts with it, the marker followed by
  *         one frame, then PERF_CONTEXT_USER and the DEPTH frames.
+ *  wrap:  maps that hold no address beside normal ones
+ *         (tests/perf/maps.sh): after BINARY's map, an MMAP2 whose
+ *         start + len wraps past 2^64 (0xffffffffffff0000, len 0x20000),
+ *         BINARY again at 0x7f0000000000 (a normal map made after it) and
+ *         an empty MMAP2 (len 0) inside the first map, at the start of the
+ *         middle symbol; each frame is a
+ *         hash of (k, j): a symbol through the first map (half of them),
+ *         through the second, or an address of the wrapped map's range
+ *         on either side of 2^64.
  *
  * The data section is streamed to OUT (a FINISHED_ROUND every 10000
  * samples), so memory stays small for millions of samples; the header
@@ -39,6 +49,8 @@
 #include "synth.h"
 
 #define BASE 0x555555554000ULL
+#define BASE2 0x7f0000000000ULL		/* wrap: BINARY's second map */
+#define WRAP_START 0xffffffffffff0000ULL	/* wrap: len 0x20000 wraps */
 #define PID 4242
 #define MAX_SYMS 65536
 
@@ -49,7 +61,8 @@ static void usage(void)
 {
 	fputs("usage: gen_chains OUT BINARY deep NR_SAMPLES DEPTH < offsets\n"
 	      "       gen_chains OUT BINARY paths NR_SAMPLES DEPTH NR_PATHS < offsets\n"
-	      "       gen_chains OUT BINARY markers NR_SAMPLES DEPTH < offsets\n",
+	      "       gen_chains OUT BINARY markers NR_SAMPLES DEPTH < offsets\n"
+	      "       gen_chains OUT BINARY wrap NR_SAMPLES DEPTH < offsets\n",
 	      stderr);
 	exit(2);
 }
@@ -73,6 +86,19 @@ static u64 frame(const char *mode, u64 k, u64 j, u64 depth, u64 nr_paths)
 {
 	if (!strcmp(mode, "paths"))
 		return sym_ip((unsigned)(mix((k % nr_paths) * 1000003 + j) % nr_syms));
+	if (!strcmp(mode, "wrap")) {
+		u64 r = mix(k * 1000003 + j), sym = sym_ip((unsigned)(r >> 8));
+
+		switch (r % 6) {
+		case 0: case 1: case 2:
+			return sym;
+		case 3: case 4:
+			return sym - BASE + BASE2;
+		default:	/* the wrapped map's range: above its start or
+				   below its end (0x10000) */
+			return (r & 0x100 ? WRAP_START + 0x8000 : 0x8000) + (r >> 16) % 0x100 * 8;
+		}
+	}
 	if (j == 0)
 		return sym_ip(k % 3);
 	if (j == depth - 1)
@@ -80,6 +106,27 @@ static u64 frame(const char *mode, u64 k, u64 j, u64 depth, u64 nr_paths)
 	if (j > 500 && k % 2)
 		return sym_ip(3 + (j + 1) % 4);
 	return sym_ip(3 + j % 4);
+}
+
+/* An MMAP2 of the process at start, len bytes of path from its start. */
+static void mmap2(struct synth *s, const struct pd_id_trailer *t, u64 start, u64 len,
+		  const char *path)
+{
+	synth_begin(s, PD_REC_MMAP2, PD_MISC_USER);
+	synth_u32(s, PID);
+	synth_u32(s, PID);
+	synth_u64(s, start);
+	synth_u64(s, len);
+	synth_u64(s, 0);
+	synth_u32(s, 0);	/* maj, min, ino, ino_generation: unknown */
+	synth_u32(s, 0);
+	synth_u64(s, 0);
+	synth_u64(s, 0);
+	synth_u32(s, 5);	/* PROT_READ | PROT_EXEC */
+	synth_u32(s, 2);	/* MAP_PRIVATE */
+	synth_str(s, path);
+	synth_trailer(s, 0, t);
+	synth_end(s);
 }
 
 static void flush(struct synth *s, FILE *out, u64 *total)
@@ -96,7 +143,7 @@ int main(int argc, char **argv)
 {
 	struct pd_attr attr = { .type = PD_TYPE_SOFTWARE, .size = 128, .sample_period = 1 };
 	struct pd_id_trailer t = { .pid = PID, .tid = PID, .time = 1000 };
-	u64 nr_samples, depth, nr_paths = 1, total = 0, *chain;
+	u64 nr_samples, depth, nr_paths = 1, total = 0, size, *chain;
 	struct synth s;
 	struct stat st;
 	char line[64];
@@ -105,7 +152,7 @@ int main(int argc, char **argv)
 	FILE *out;
 
 	if (argc < 6 || (strcmp(argv[3], "deep") && strcmp(argv[3], "paths") &&
-			 strcmp(argv[3], "markers")))
+			 strcmp(argv[3], "markers") && strcmp(argv[3], "wrap")))
 		usage();
 	nr_samples = strtoull(argv[4], NULL, 0);
 	depth = strtoull(argv[5], NULL, 0);
@@ -134,21 +181,13 @@ int main(int argc, char **argv)
 	synth_init(&s, 0);
 	synth_attr(&s, &attr, NULL, 0);
 	synth_comm(&s, 0, PID, PID, "chains", 1000, 0);
-	synth_begin(&s, PD_REC_MMAP2, PD_MISC_USER);
-	synth_u32(&s, PID);
-	synth_u32(&s, PID);
-	synth_u64(&s, BASE);
-	synth_u64(&s, ((u64)st.st_size + 0xfff) & ~0xfffULL);
-	synth_u64(&s, 0);
-	synth_u32(&s, 0);	/* maj, min, ino, ino_generation: unknown */
-	synth_u32(&s, 0);
-	synth_u64(&s, 0);
-	synth_u64(&s, 0);
-	synth_u32(&s, 5);	/* PROT_READ | PROT_EXEC */
-	synth_u32(&s, 2);	/* MAP_PRIVATE */
-	synth_str(&s, argv[2]);
-	synth_trailer(&s, 0, &t);
-	synth_end(&s);
+	size = ((u64)st.st_size + 0xfff) & ~0xfffULL;
+	mmap2(&s, &t, BASE, size, argv[2]);
+	if (!strcmp(argv[3], "wrap")) {
+		mmap2(&s, &t, WRAP_START, 0x20000, "/wrapped.so");
+		mmap2(&s, &t, BASE2, size, argv[2]);
+		mmap2(&s, &t, BASE + syms[nr_syms / 2], 0, "/empty.so");
+	}
 
 	/* the data section starts where the (still unwritten) header ends */
 	if (fseek(out, (long)s.data_offset, SEEK_SET))

@@ -2,8 +2,9 @@
  * test_session.c - cmocka tests for src/session on synthetic records:
  * threads and comms (override of ":<tid>", fork copies, later renames),
  * fork sharing maps copy-on-write, overlapping MMAP2s cut as perf cuts
- * them, JIT/anon naming, [unknown] addresses, guest/hypervisor levels and
- * records too short to read; resolution with SESSION_NO_SYMBOL; the
+ * them, maps that wrap past 2^64 or are empty (found by no lookup, the
+ * maps beside them unharmed), JIT/anon naming, [unknown] addresses,
+ * guest/hypervisor levels and records too short to read; resolution with SESSION_NO_SYMBOL; the
  * lookup caches (each cpu's last thread, a map array's last two maps)
  * after the changes that must clear them.
  *
@@ -167,6 +168,75 @@ static void test_overlap_split(void **state)
 	assert_int_equal(al.addr, 0x40000);
 }
 
+/* A kernel-mode MMAP of a module. */
+static void kernel_module(u64 start, u64 len, const char *path)
+{
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)-1);
+	put64(16, start);
+	put64(24, len);
+	put64(32, 0);
+	strcpy((char *)buf + 40, path);
+	feed(PD_REC_MMAP, PD_MISC_KERNEL, (u16)(40 + ((strlen(path) + 8) & ~7u)));
+}
+
+/* A map whose start + len wraps past 2^64 (end below start) or whose len
+ * is 0: perf 6.1 keeps it in its rb-tree by start (map__new() does not
+ * clamp), where maps__find() never returns it, since an address at or
+ * above its start is at or above its end too; the maps beside it, made
+ * before and after, resolve as before, in the process, its fork and the
+ * kernel maps. */
+static void test_wrapped_map(void **state)
+{
+	struct addr_location al;
+
+	(void)state;
+	mmap2(600, 600, 0x400000, 0x10000, 0x1000, 5, "/lib/a.so", PD_MISC_USER);
+	mmap2(600, 600, 0xffffffffffff0000ULL, 0x20000, 0, 5, "/lib/wrap.so", PD_MISC_USER);
+	mmap2(600, 600, 0x7f0000000000ULL, 0x1000, 0, 5, "/lib/b.so", PD_MISC_USER);
+	mmap2(600, 600, 0x405000, 0, 0, 5, "/lib/empty.so", PD_MISC_USER);
+	mmap2(600, 600, 0xfffffffffffff000ULL, 0x1000, 0, 5, "/lib/top.so", PD_MISC_USER);
+	fork_rec(601, 600, 601, 600);
+	for (s32 pid = 600; pid <= 601; pid++) {
+		resolve(pid, pid, PD_MISC_USER, 0x400010, &al);
+		assert_string_equal(dso_long_name(al.dso), "/lib/a.so");
+		assert_int_equal(al.addr, 0x1010);
+		resolve(pid, pid, PD_MISC_USER, 0x405000, &al);
+		assert_string_equal(dso_long_name(al.dso), "/lib/a.so");
+		assert_int_equal(al.addr, 0x6000);
+		resolve(pid, pid, PD_MISC_USER, 0x40fff0, &al);
+		assert_string_equal(dso_long_name(al.dso), "/lib/a.so");
+		resolve(pid, pid, PD_MISC_USER, 0x7f0000000010ULL, &al);
+		assert_string_equal(dso_long_name(al.dso), "/lib/b.so");
+		assert_int_equal(al.addr, 0x10);
+		/* in the wrapped map's range, both sides of 2^64: no map */
+		resolve(pid, pid, PD_MISC_USER, 0xffffffffffff8000ULL, &al);
+		assert_null(al.map);
+		assert_int_equal(al.addr, 0xffffffffffff8000ULL);
+		resolve(pid, pid, PD_MISC_USER, 0x8000, &al);
+		assert_null(al.map);
+		/* start + len == 2^64: end 0, no map either */
+		resolve(pid, pid, PD_MISC_USER, 0xfffffffffffff800ULL, &al);
+		assert_null(al.map);
+	}
+	/* kernel maps: a wrapped module between the kernel and another one */
+	memset(buf, 0, sizeof(buf));
+	put32(8, (u32)-1);
+	put64(16, 0xffffffff81000000ULL);
+	put64(24, 0x1000000);
+	put64(32, 0);
+	strcpy((char *)buf + 40, "[kernel.kallsyms]_text");
+	feed(PD_REC_MMAP, PD_MISC_KERNEL, 40 + 24);
+	kernel_module(0xfffffffffff00000ULL, 0x200000, "/lib/modules/wrap.ko");
+	kernel_module(0xffffffffc0000000ULL, 0x10000, "/lib/modules/ok.ko");
+	resolve(0, 0, PD_MISC_KERNEL, 0xffffffffc0000010ULL, &al);
+	assert_string_equal(dso_short_name(al.dso), "[ok]");
+	resolve(0, 0, PD_MISC_KERNEL, 0xfffffffffff80000ULL, &al);
+	assert_null(al.map);
+	resolve(0, 0, PD_MISC_KERNEL, 0xffffffff81000100ULL, &al);
+	assert_string_equal(dso_short_name(al.dso), "[kernel.kallsyms]");
+}
+
 static void test_anon_jit_vdso(void **state)
 {
 	struct addr_location al;
@@ -325,6 +395,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu_last_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_cow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlap_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrapped_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_anon_jit_vdso, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_lookups_after_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_pid_update, setup, teardown),
