@@ -98,6 +98,8 @@ struct record {
 
 enum { CG_NONE, CG_FP, CG_DWARF };
 
+/* Set by the signal handlers, which take no argument: process-wide, as
+ * the signals are. */
 static volatile sig_atomic_t stop_signal;	/* SIGINT/SIGTERM received */
 static volatile sig_atomic_t nr_stop_signals;	/* how many of them */
 
@@ -115,8 +117,6 @@ static const char *const record_usage[] = {
 	NULL,
 };
 
-static struct record *the_record;	/* for the -e callback */
-
 /*
  * -e: parses the list with the shared event syntax into r->ctr.events, each
  * owning its name.  prof record does not sample groups, :S or tracepoints
@@ -125,7 +125,7 @@ static struct record *the_record;	/* for the -e callback */
  */
 static int opt_event(const struct opt *opt, const char *arg, int unset)
 {
-	struct record *r = the_record;
+	struct record *r = opt->value;
 	struct ev_list list = { 0 };
 	struct ev_error err;
 	int ret = 0;
@@ -544,7 +544,7 @@ static int parse_options(struct record *r, int argc, char **argv)
 {
 	const char *callgraph_mode = NULL, *duration_arg = NULL, *mmap_arg = NULL;
 	struct opt opts[] = {
-		OPT_CALLBACK('e', "event", NULL, "event",
+		OPT_CALLBACK('e', "event", r, "event",
 			     "event selector, perf's syntax: cpu-clock, sched:sched_switch, ... with :u, :k, ...",
 			     opt_event),
 		OPT_INTEGER('F', "freq", &r->freq, "profile at this frequency (default 4000)"),
@@ -571,7 +571,6 @@ static int parse_options(struct record *r, int argc, char **argv)
 	r->cmdline[0] = "prof";
 	memcpy(r->cmdline + 1, argv, (size_t)argc * sizeof(char *));
 	r->nr_cmdline = argc + 1;
-	the_record = r;
 	r->output = "perf.data";
 	r->nr_command_args = opt_parse(argc, argv, opts, record_usage, 1);
 	r->command = argv;
@@ -881,7 +880,7 @@ static int exit_status(struct record *r, int write_failed)
 
 int cmd_record(int argc, char **argv)
 {
-	static struct record rec;
+	struct record rec = { 0 };
 	struct record *r = &rec;
 	int ret;
 

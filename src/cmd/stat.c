@@ -84,6 +84,8 @@ static const char *const stat_usage[] = {
 	NULL,
 };
 
+/* Set by the signal handler, which takes no argument: process-wide, as
+ * the signals are. */
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig) { stop_signal = sig; }
@@ -625,7 +627,7 @@ static int finish(struct stat_ctx *s, int status)
 
 int cmd_stat(int argc, char **argv)
 {
-	static struct stat_ctx ctx;
+	struct stat_ctx ctx = { 0 };
 	struct stat_ctx *s = &ctx;
 	struct opt opts[] = {
 		OPT_CALLBACK('e', "event", &s->events, "event",

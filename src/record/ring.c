@@ -100,7 +100,6 @@ static void ring_copy(const struct ring *ring, u64 pos, void *dst, size_t len)
 u64 ring_read(struct ring *ring, const struct ring_reader *rd)
 {
 	u64 head, tail, size = ring->mask + 1, off, end;
-	static u64 wrapped[65536 / 8];	/* a record that wraps, made whole */
 
 	if (ring->fd < 0)
 		return 0;
@@ -114,8 +113,8 @@ u64 ring_read(struct ring *ring, const struct ring_reader *rd)
 		if (h->size < sizeof(*h))
 			break;	/* cannot happen with a sane kernel: stop looking */
 		if ((pos & ring->mask) + h->size > size) {
-			ring_copy(ring, pos, wrapped, h->size);
-			h = (const void *)wrapped;
+			ring_copy(ring, pos, rd->whole, h->size);
+			h = (const void *)rd->whole;
 		}
 		rd->record(rd->arg, h);
 		pos += h->size;

@@ -34,12 +34,17 @@ struct ring {
 	u64 mask;		/* data size - 1 */
 };
 
+/* The largest record: its size is a u16. */
+#define RING_RECORD_MAX 65536
+
 /* What ring_read() hands the new data to, in this order: each record
  * (whole and contiguous, even when it wraps), then all the bytes. */
 struct ring_reader {
 	void (*record)(void *arg, const struct pd_header *rec);
 	void (*bytes)(void *arg, const void *data, size_t len);	/* once or twice */
 	void *arg;
+	u64 *whole;	/* RING_RECORD_MAX bytes, the reader's: where a record
+			   that wraps is made whole */
 };
 
 /* The default data pages per ring for perf_event_mlock_kb mlock_kb (< 0:
@@ -59,8 +64,8 @@ int ring_map(struct ring *ring, int fd, unsigned pages, long page_size);
 void ring_unmap(struct ring *ring, unsigned pages, long page_size);
 
 /* Hands the ring's new data to rd and gives it back to the kernel.
- * Returns the bytes read (0 for a ring with no owner).  Not reentrant: a
- * wrapping record is made whole in one static buffer. */
+ * Returns the bytes read (0 for a ring with no owner).  A record that
+ * wraps is made whole in rd->whole, so reads at once need a whole each. */
 u64 ring_read(struct ring *ring, const struct ring_reader *rd);
 
 #endif

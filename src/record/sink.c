@@ -68,7 +68,7 @@ static void put_ring_bytes(void *arg, const void *p, size_t len)
 
 void sink_drain(struct record_sink *s, struct ring *rings, int nr)
 {
-	struct ring_reader rd = { note_record, put_ring_bytes, s };
+	struct ring_reader rd = { note_record, put_ring_bytes, s, s->whole };
 	u64 moved = 0;
 
 	for (int c = 0; c < nr; c++)

@@ -35,6 +35,8 @@ struct record_sink {
 	u64 nr_samples, nr_lost_records, nr_lost_samples;
 	u64 nr_lost_in_ring;	/* the counts the LOST records give */
 	u64 first_time, last_time;	/* of the samples, for SAMPLE_TIME */
+	u64 whole[RING_RECORD_MAX / 8];	/* sink_drain()'s room for a record
+					   that wraps (ring_reader.whole) */
 };
 
 /* A record prof makes (FINISHED_INIT, EVENT_UPDATE, LOST_SAMPLES):

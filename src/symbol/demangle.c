@@ -13,9 +13,11 @@
  * demangles a symbol the first time its name is read.
  *
  * Invariants: the input is never modified; results live in the arena.  A
- * symbol's name changes once, from mangled to demangled, under
- * demangle_lock; symbol.mangled is cleared (release) after the new name is
- * stored, so a reader that sees it clear (acquire) reads the final name.
+ * symbol never changes once loaded: while symbol.mangled is set its name
+ * points to a struct mangled_name, which keeps the demangled name once
+ * made.  That is made once per name, under the lock of the dso table the
+ * name belongs to, and stored (release) after it is complete, so a reader
+ * that sees it (acquire) reads the final name.
  */
 #include "symbol_int.h"
 
@@ -26,12 +28,13 @@
 
 /* What symbol.name points to while symbol.mangled is set. */
 struct mangled_name {
-	struct dso_table *table;	/* whose name_arena and options to use */
+	struct dso_table *table;	/* whose name_arena, demangle_lock and
+					   options to use */
+	const char *demangled;		/* NULL until the first symbol_name():
+					   then the name perf prints, set once
+					   (release) under table->demangle_lock */
 	char raw[];			/* the name as the file has it */
 };
-
-/* Serializes the memoizing writes of symbol_name(), on every table. */
-static pthread_mutex_t demangle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define RUST_HASH_LEN 16
 
@@ -157,6 +160,7 @@ const char *demangle_later(struct dso_table *t, const char *name, u8 *mangled)
 	len = strlen(name);
 	m = arena_alloc(&t->sym_arena, sizeof(*m) + len + 1);
 	m->table = t;
+	m->demangled = NULL;
 	memcpy(m->raw, name, len + 1);
 	*mangled = 1;
 	return (const char *)m;
@@ -164,19 +168,24 @@ const char *demangle_later(struct dso_table *t, const char *name, u8 *mangled)
 
 const char *symbol_name(const struct symbol *sym)
 {
-	/* the name is memoized: logically const */
-	struct symbol *s = (struct symbol *)sym;
+	/* demangle_later() made it in the arena, writable: the demangled
+	   name is memoized there, the symbol stays as it is */
+	struct mangled_name *m = (struct mangled_name *)sym->name;
+	struct dso_table *t;
+	const char *name;
 
-	if (!__atomic_load_n(&s->mangled, __ATOMIC_ACQUIRE))
-		return s->name;
-	pthread_mutex_lock(&demangle_lock);
-	if (s->mangled) {
-		const struct mangled_name *m = (const void *)s->name;
-		struct dso_table *t = m->table;
-
-		s->name = demangle_symbol(&t->name_arena, m->raw, t->opts.verbose_demangle);
-		__atomic_store_n(&s->mangled, 0, __ATOMIC_RELEASE);
+	if (!sym->mangled)
+		return sym->name;
+	name = __atomic_load_n(&m->demangled, __ATOMIC_ACQUIRE);
+	if (name)
+		return name;
+	t = m->table;
+	pthread_mutex_lock(&t->demangle_lock);
+	name = m->demangled;
+	if (!name) {
+		name = demangle_symbol(&t->name_arena, m->raw, t->opts.verbose_demangle);
+		__atomic_store_n(&m->demangled, name, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&demangle_lock);
-	return s->name;
+	pthread_mutex_unlock(&t->demangle_lock);
+	return name;
 }

@@ -44,6 +44,7 @@ void dso_table_init(struct dso_table *t, struct arena *arena, const struct symbo
 	arena_init(&t->kallsyms_arena, 0);
 	arena_init(&t->name_arena, 64 << 10);
 	pthread_mutex_init(&t->load_lock, NULL);
+	pthread_mutex_init(&t->demangle_lock, NULL);
 	if (opts)
 		t->opts = *opts;
 	t->mask = 255;
@@ -74,6 +75,7 @@ void dso_table_exit(struct dso_table *t)
 	arena_free(&t->kallsyms_arena);
 	arena_free(&t->name_arena);
 	pthread_mutex_destroy(&t->load_lock);
+	pthread_mutex_destroy(&t->demangle_lock);
 }
 
 struct dso *dso_table_find(struct dso_table *t, const char *long_name)

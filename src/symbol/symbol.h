@@ -34,11 +34,13 @@ struct symbol {
 	u64 start, end;		/* [start, end), dso address space */
 	const char *name;	/* as perf prints it (demangled); read it with
 				   symbol_name(): while mangled is set it
-				   points to the name as the file has it */
+				   points to the name as the file has it
+				   (demangle_later()'s) */
 	u8 binding;		/* STB_* */
 	u8 type;		/* STT_* */
 	u8 mangled;		/* demangling is left to the first
-				   symbol_name() (demangle_later()) */
+				   symbol_name() (demangle_later()); never
+				   changes once the symbol is loaded */
 	u8 inlined;		/* an inlined function's entry (inline.h):
 				   printed with " (inlined)" */
 	u32 inline_id;		/* inlined: one number per name in the
@@ -123,7 +125,9 @@ struct dso_table {
 	struct arena kallsyms_arena;	/* the kernel's symbol names, made on
 					   kallsyms_prefetch()'s thread */
 	struct arena name_arena;	/* demangled names, made by symbol_name()
-					   under its lock on any thread */
+					   under demangle_lock on any thread */
+	pthread_mutex_t demangle_lock;	/* serializes symbol_name()'s
+					   demangling of this table's symbols */
 	void **retired;		/* symbol arrays replaced by a reload, kept
 				   until dso_table_exit(): symbols handed out
 				   stay readable */
@@ -177,7 +181,7 @@ int elf_file_build_id(const char *path, u8 *bid, size_t max);
 int host_kernel_build_id(u8 *bid, size_t max);
 
 /* A symbol's name as perf prints it: demangled on the first call (on any
- * thread; the result is kept in the symbol). */
+ * thread; the result is kept for the next calls). */
 const char *symbol_name(const struct symbol *sym);
 
 #endif

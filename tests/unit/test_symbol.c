@@ -402,13 +402,15 @@ static void test_demangle(void **state)
 }
 
 /* Names from ELF files are demangled on first read, with the table's
- * options; plain names are never deferred. */
+ * options; plain names are never deferred.  The symbol itself never
+ * changes (other threads read it unlocked): the demangled name is kept
+ * with the mangled one, and a copy of the symbol finds it too. */
 static void test_demangle_later(void **state)
 {
 	struct symbol_opts verbose = { .verbose_demangle = 1 };
 	struct dso_table t, tv;
-	struct symbol a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
-	const char *first;
+	struct symbol a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, copy;
+	const char *first, *raw;
 
 	(void)state;
 	dso_table_init(&t, &arena, NULL);
@@ -419,10 +421,14 @@ static void test_demangle_later(void **state)
 	d.name = demangle_later(&tv, "_ZN2ns3BoxIlE4spinEi", &d.mangled);
 	assert_int_equal(a.mangled, 1);
 	assert_int_equal(b.mangled, 0);
+	copy = a;
+	raw = a.name;
 	first = symbol_name(&a);
 	assert_string_equal(first, "ns::Box<long>::spin");
-	assert_int_equal(a.mangled, 0);
+	assert_int_equal(a.mangled, 1);
+	assert_ptr_equal(a.name, raw);
 	assert_ptr_equal(symbol_name(&a), first);	/* kept */
+	assert_ptr_equal(symbol_name(&copy), first);
 	assert_string_equal(symbol_name(&b), "main");
 	assert_string_equal(symbol_name(&c), "_Znot_mangled");
 	assert_string_equal(symbol_name(&d), "ns::Box<long>::spin(int)");
