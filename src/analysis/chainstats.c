@@ -19,11 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct chainstats *chainstats_new(struct session *s, enum cc_key key, u32 max_stack)
+struct chainstats *chainstats_new(enum cc_key key, u32 max_stack)
 {
 	struct chainstats *cs = xcalloc(1, sizeof(*cs));
 
-	cs->session = s;
 	cs->key = key;
 	cs->max_stack = max_stack ? max_stack : 1;
 	cs->node_mask = 1023;
@@ -138,36 +137,45 @@ static void count_frame(struct chainstats *cs, const struct dso *dso, int unknow
 	cs->frames_unknown += !!unknown;
 }
 
-void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
-		       const struct pd_sample *sample)
+int chainstats_chain(struct chainstats *cs, struct session *s, const struct pd_sample *sample,
+		     const struct addr_location *al)
 {
-	u64 n = sample->callchain_nr, depth = 0, used = 0;
+	u64 n = sample->callchain_nr, depth = 0;
 	struct chain_walk *w = &cs->walk;
-	int in_tree = 1, r;
-	u32 node = 0;
-	struct addr_location al;
+	int r;
 
 	cs->samples++;
 	if (!(sample->sample_type & PD_SAMPLE_CALLCHAIN) || !n)
-		return;
+		return 0;
 	if (n > cs->alloc_frames) {
 		free(cs->frames);
 		cs->alloc_frames = n;
 		cs->frames = xmalloc(n * sizeof(*cs->frames));
 	}
-	/* the sample is resolved (below) only for a chain with frames */
-	chain_begin(w, cs->session, sample, &al, CHAIN_CALLEE, (u32)-1, 0);
+	/* the sample is resolved (al, for chainstats_frames()) only for a
+	   chain with frames */
+	cs->session = s;
+	chain_begin(w, s, sample, al, CHAIN_CALLEE, (u32)-1, 0);
 	while ((r = chain_next(w, &cs->frames[depth])) == CHAIN_FRAME)
 		depth++;
 	if (r == CHAIN_DROPPED || !depth)
-		return;
+		return 0;
 	cs->samples_with_chain++;
 	cs->entries += depth;
 	if (depth > cs->max_depth)
 		cs->max_depth = depth;
+	cs->depth = depth;
+	return 1;
+}
 
-	session_resolve_flags(cs->session, ev, sample, SESSION_NO_SYMBOL, &al);
-	for (u64 i = depth; i-- > 0;) {
+void chainstats_frames(struct chainstats *cs)
+{
+	struct chain_walk *w = &cs->walk;
+	u64 used = 0;
+	int in_tree = 1;
+	u32 node = 0;
+
+	for (u64 i = cs->depth; i-- > 0;) {
 		const struct chain_frame *f = &cs->frames[i];
 		struct addr_location frame;
 		u64 key;

@@ -4,10 +4,10 @@
  * chains go, how many distinct call paths they make and which shared
  * objects leave frames unresolved ("[unknown]").
  *
- * Use: chainstats_new() with the session the records are fed to;
- * chainstats_sample() for every SAMPLE record, after session_event() has
- * seen it (and every record before it); then read the counters and
- * chainstats_dsos(); chainstats_free().
+ * Use: chainstats_new(); chainstats_chain() for every SAMPLE record,
+ * after session_event() has seen it (and every record before it), and
+ * when it says so chainstats_frames() once the sample is resolved; then
+ * read the counters and chainstats_dsos(); chainstats_free().
  *
  * Definitions (the README's "prof report" section repeats them):
  *  - An entry is one address of a sample's PERF_SAMPLE_CALLCHAIN array
@@ -63,7 +63,7 @@ struct chainstats_node {
 };
 
 struct chainstats {
-	struct session *session;
+	struct session *session;	/* the current sample's */
 	enum cc_key key;
 	u32 max_stack;		/* tree: frames used per chain */
 
@@ -84,17 +84,25 @@ struct chainstats {
 	struct chain_walk walk;	/* the current sample's chain */
 	struct chain_frame *frames;	/* its entries, leaf first; grows to
 					   the longest chain */
+	u64 depth;			/* how many */
 	u64 alloc_frames;
 };
 
-/* Makes the counters for a session (key: how tree nodes match; max_stack:
- * frames per chain in the tree, at least 1). */
-struct chainstats *chainstats_new(struct session *s, enum cc_key key, u32 max_stack);
+/* Makes the counters (key: how tree nodes match; max_stack: frames per
+ * chain in the tree, at least 1). */
+struct chainstats *chainstats_new(enum cc_key key, u32 max_stack);
 void chainstats_free(struct chainstats *cs);
 
-/* Counts one parsed sample of the record ev. */
-void chainstats_sample(struct chainstats *cs, const struct pd_event *ev,
-		       const struct pd_sample *sample);
+/*
+ * Counts one parsed sample of session s and walks its chain.  Returns 1
+ * when the chain has frames: then al (kept) is to be resolved to the
+ * sample's thread (SESSION_NO_SYMBOL is enough) and chainstats_frames()
+ * called before the next record; else 0.
+ */
+int chainstats_chain(struct chainstats *cs, struct session *s, const struct pd_sample *sample,
+		     const struct addr_location *al);
+/* Resolves and counts the frames chainstats_chain() walked. */
+void chainstats_frames(struct chainstats *cs);
 
 /* The per-DSO counts merged by name, sorted by unknown frames (most
  * first), then frames, then name; *nr gets their number.  The array is

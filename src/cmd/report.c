@@ -93,10 +93,7 @@ struct report_ctx {
 					   or filter names a symbol */
 
 	/* --stats on a file with call chains */
-	struct session *session;
 	struct chainstats *chainstats;
-	u64 nr_records;
-	struct progress progress;
 };
 
 static const char *const report_usage[] = {
@@ -357,26 +354,40 @@ out:
 	return ctx->exit_status;
 }
 
-/* --stats: a record's decoding (decode_record()), the session model and
- * the sample's call chain counted. */
+/* --stats: a record other than a sample decoded (decode_record()) before
+ * the session model takes it. */
 static int chainstats_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
-	struct report_ctx *ctx = vctx;
-	struct pd_sample sample;
+	if (ev->hdr->type == PD_REC_SAMPLE && ev->evsel)
+		return 0;
+	return decode_record(vctx, f, ev) ? -1 : 0;
+}
 
-	if ((++ctx->nr_records & 0xffff) == 0 && ctx->progress.start)
-		progress_show(&ctx->progress, ctx->nr_records,
-			      f->pipe_mode || !f->data_size || ev->file_offset < f->data_offset ? -1 :
-			      (double)(ev->file_offset - f->data_offset) / f->data_size);
-	if (ev->hdr->type != PD_REC_SAMPLE || !ev->evsel) {
-		if (decode_record(ctx, f, ev))
-			return -1;
-		return session_event(ctx->session, ev);
-	}
-	if (session_event(ctx->session, ev) ||
-	    pd_parse_sample(f, ev->evsel, ev->hdr, ev->file_offset, &sample))
-		return -1;
-	chainstats_sample(ctx->chainstats, ev, &sample);
+/* --stats: each sample counted and its chain walked; only a chain with
+ * frames has the sample resolved, and then its frames counted
+ * (chainstats_sample()). */
+static int chainstats_filter(void *vctx, struct engine_sample *s)
+{
+	struct report_ctx *ctx = vctx;
+
+	return chainstats_chain(ctx->chainstats, s->session, &s->sample, &s->al) ? 0 : ENGINE_SKIP;
+}
+
+static int chainstats_sample(void *vctx, struct engine_sample *s)
+{
+	struct report_ctx *ctx = vctx;
+
+	chainstats_frames(ctx->chainstats);
+	return 0;
+}
+
+/* The engine's configure hook for --stats: samples resolved to their
+ * maps; the frames' symbols are looked up by chainstats. */
+static int chainstats_configure(void *arg, struct pd_file *f, struct engine_config *cfg)
+{
+	(void)arg;
+	(void)f;
+	cfg->resolve_flags = SESSION_NO_SYMBOL;
 	return 0;
 }
 
@@ -387,8 +398,17 @@ static int chainstats_record(void *vctx, struct pd_file *f, const struct pd_even
  */
 static int stats_report(struct report_ctx *ctx, struct pd_file *f)
 {
-	const struct pd_ops plain_ops = { decode_record }, chain_ops = { chainstats_record };
-	struct session_opts sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
+	const struct pd_ops plain_ops = { decode_record };
+	const struct engine_consumer consumer = {
+		.record = chainstats_record, .filter = chainstats_filter,
+		.sample = chainstats_sample, .arg = ctx,
+	};
+	struct engine_config cfg = {
+		.sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs },
+		.threads = 1,
+		.progress = !ctx->quiet && isatty(2),
+	};
+	struct engine *eng;
 	u64 sample_type = 0;
 	double start;
 	int ret;
@@ -401,24 +421,18 @@ static int stats_report(struct report_ctx *ctx, struct pd_file *f)
 			stats_print(f, stdout);
 		return ret;
 	}
-	if (!ctx->quiet && isatty(2))
-		progress_begin(&ctx->progress);
 	start = progress_now();
-	ctx->session = session_new(f, &sopts);
-	if (!ctx->session)
-		return -1;
 	if (ctx->max_stack < 1)
 		ctx->max_stack = 1;
-	ctx->chainstats = chainstats_new(ctx->session, ctx->cg.key, (u32)ctx->max_stack);
-	ret = pd_process(f, &chain_ops, ctx);
-	progress_end(&ctx->progress);
+	ctx->chainstats = chainstats_new(ctx->cg.key, (u32)ctx->max_stack);
+	eng = engine_new(&cfg, chainstats_configure, ctx);
+	ret = engine_stream(eng, f, &consumer);
 	if (ret >= 0) {
 		stats_print(f, stdout);
 		chainstats_print(ctx->chainstats, progress_now() - start, stdout);
 	}
 	chainstats_free(ctx->chainstats);
-	session_free(ctx->session);
-	ctx->session = NULL;
+	engine_free(eng);
 	return ret;
 }
 

@@ -38,6 +38,7 @@ static void sample(struct chainstats *cs, const u64 *ips, int nr)
 		.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_CALLCHAIN,
 		.pid = 100, .tid = 100, .time = 1,
 	};
+	struct addr_location al;
 
 	if (nr < 0) {
 		smp.sample_type &= ~(u64)PD_SAMPLE_CALLCHAIN;
@@ -46,7 +47,10 @@ static void sample(struct chainstats *cs, const u64 *ips, int nr)
 		smp.callchain_nr = (u64)nr;
 		smp.ip = nr > 1 ? ips[1] : 0;
 	}
-	chainstats_sample(cs, &ev, &smp);
+	if (chainstats_chain(cs, s, &smp, &al)) {
+		session_resolve_flags(s, &ev, &smp, SESSION_NO_SYMBOL, &al);
+		chainstats_frames(cs);
+	}
 }
 
 #define U PD_CONTEXT_USER
@@ -56,7 +60,7 @@ static void sample(struct chainstats *cs, const u64 *ips, int nr)
 /* No maps: every frame is [unknown]; markers are not entries. */
 static void test_entries_and_depth(void **state)
 {
-	struct chainstats *cs = chainstats_new(s, CC_KEY_FUNCTION, 127);
+	struct chainstats *cs = chainstats_new(CC_KEY_FUNCTION, 127);
 	const u64 c1[] = { U, 0x1000, 0x2000, 0x3000 };
 	const u64 c2[] = { K, 0xffffffff81000010ULL, U, 0x1000, 0x2000, 0x3000 };
 	const u64 only_markers[] = { K, U };
@@ -88,7 +92,7 @@ static void test_entries_and_depth(void **state)
 /* The tree takes the caller end of each chain, max_stack frames. */
 static void test_max_stack(void **state)
 {
-	struct chainstats *cs = chainstats_new(s, CC_KEY_ADDRESS, 2);
+	struct chainstats *cs = chainstats_new(CC_KEY_ADDRESS, 2);
 	const u64 c1[] = { U, 0x10, 0x20, 0x30 };
 	const u64 c2[] = { U, 0x11, 0x20, 0x30 };	/* same first two callers */
 	const u64 c3[] = { U, 0x10, 0x21, 0x30 };
@@ -109,7 +113,7 @@ static void test_max_stack(void **state)
  * prints none of it), so it has no entries, frames or tree nodes. */
 static void test_unknown_marker(void **state)
 {
-	struct chainstats *cs = chainstats_new(s, CC_KEY_FUNCTION, 127);
+	struct chainstats *cs = chainstats_new(CC_KEY_FUNCTION, 127);
 	const u64 c[] = { PD_CONTEXT_GUEST_KERNEL, 0x1234, U, 0x1000 };
 
 	(void)state;
@@ -129,7 +133,7 @@ static void test_unknown_marker(void **state)
  * frames. */
 static void test_dsos(void **state)
 {
-	struct chainstats *cs = chainstats_new(s, CC_KEY_FUNCTION, 127);
+	struct chainstats *cs = chainstats_new(CC_KEY_FUNCTION, 127);
 	const u64 c1[] = { U, 0x10000, 0x20000, 0x900000 };
 	const u64 c2[] = { U, 0x20010, 0x20020, 0x30000 };
 	struct chainstats_dso *d;
@@ -181,8 +185,8 @@ static void test_function_key(void **state)
 	self[n] = 0;
 	/* the whole file mapped at base: map-relative = file offset */
 	mmap2(100, 100, base, 0x100000, 0, RX, self, PD_MISC_USER);
-	by_fn = chainstats_new(s, CC_KEY_FUNCTION, 127);
-	by_addr = chainstats_new(s, CC_KEY_ADDRESS, 127);
+	by_fn = chainstats_new(CC_KEY_FUNCTION, 127);
+	by_addr = chainstats_new(CC_KEY_ADDRESS, 127);
 	sample(by_fn, c1, NR(c1));
 	sample(by_fn, c2, NR(c2));
 	sample(by_addr, c1, NR(c1));
