@@ -26,7 +26,6 @@
 #include "../output/report_stdio.h"
 #include "../output/stats.h"
 #include "../session/session.h"
-#include "../util/cpu.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 #include "../util/sysctl.h"
@@ -313,14 +312,14 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 
 	cfg->sopts = (struct session_opts){ .vmlinux = ctx->vmlinux, .symfs = ctx->symfs };
 	cfg->threads = ctx->threads;
-	/* the rows are formatted on one thread when the engine keeps to one */
-	ctx->so.one_thread = ctx->threads == 1 || usable_cpus() <= 1;
 	cfg->progress = !ctx->quiet && isatty(2);
 	eng = engine_new(cfg, report_configure, ctx);
 	ret = engine_run(eng, f);
 	if (ret)
 		goto out;
 	warn_lost(ctx, f);
+	/* the rows are formatted on one thread when the engine keeps to one */
+	ctx->so.one_thread = engine_one_thread(eng);
 
 	pager_start();
 	hists = engine_hists(eng, &nr_hists);

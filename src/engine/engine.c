@@ -31,6 +31,7 @@ int engine_setup(struct engine *eng, struct pd_file *f)
 	eng->configured = 1;
 	if ((r = eng->configure(eng->configure_arg, f, cfg)))
 		return r;
+	eng->one_thread = !two_threads;
 	eng->session = session_new(f, &cfg->sopts);
 	if (!eng->session)
 		return -1;
@@ -255,6 +256,11 @@ int engine_run(struct engine *eng, struct pd_file *f)
 	stop_threads(eng);
 	progress_end(&eng->progress);
 	return ret;
+}
+
+int engine_one_thread(const struct engine *eng)
+{
+	return eng->one_thread;
 }
 
 struct hists *engine_hists(const struct engine *eng, u32 *nr)

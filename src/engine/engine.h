@@ -145,6 +145,11 @@ int engine_stream(struct engine *eng, struct pd_file *f, const struct engine_con
 void engine_chain_begin(struct engine_sample *s, struct chain_walk *w, enum chain_order order,
 			int max_stack, int flags);
 
+/* 1 when the engine keeps to one thread (--threads 1, or one usable
+ * CPU): the caller's own work on its results should too.  Valid once the
+ * engine configured. */
+int engine_one_thread(const struct engine *eng);
+
 /* Frees the engine, its histograms, session and threads. */
 void engine_free(struct engine *eng);
 

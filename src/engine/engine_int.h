@@ -224,6 +224,7 @@ struct engine {
 	engine_configure_fn *configure;
 	void *configure_arg;
 	int configured;			/* configure ran (engine_setup()) */
+	int one_thread;			/* --threads 1 or one usable CPU */
 
 	struct session *session;
 	struct hist_strings *strs;
