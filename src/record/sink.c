@@ -6,6 +6,8 @@
  * event count is the one perf report --stats gives.
  */
 #include "sink.h"
+#include "compress.h"
+#include "dsos.h"
 
 #include <stdlib.h>
 

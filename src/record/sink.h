@@ -5,7 +5,7 @@
  * The src/record module is prof record's machinery below the command:
  * counters (the counters and their rings), ring (ring sizes, mapping and
  * reading), sink (this), synth (the state before recording, from /proc),
- * dsos (the sampled DSOs, for BUILD_ID) and zstd (-z).  It uses format,
+ * dsos (the sampled DSOs, for BUILD_ID) and compress (-z).  It uses format,
  * symbol and util, and only src/cmd/record.c uses it.
  *
  * Each pass over the rings (sink_drain) copies every ring's new bytes to
@@ -19,10 +19,11 @@
 #ifndef PROF_RECORD_SINK_H
 #define PROF_RECORD_SINK_H
 
-#include "dsos.h"
 #include "ring.h"
-#include "zstd.h"
 #include "../format/writer.h"
+
+struct record_dsos;
+struct record_zstd;
 
 /* The output of a recording and its counts. */
 struct record_sink {

@@ -8,6 +8,7 @@
  * trailer, so names are cut at PATH_MAX - 1 bytes as perf cuts them.
  */
 #include "synth.h"
+#include "../format/perf_data.h"
 #include "../util/error.h"
 
 #include <dirent.h>

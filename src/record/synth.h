@@ -25,7 +25,7 @@
 #ifndef PROF_RECORD_SYNTH_H
 #define PROF_RECORD_SYNTH_H
 
-#include "../format/perf_data.h"
+#include "../util/types.h"
 
 #include <stddef.h>
 #include <sys/types.h>

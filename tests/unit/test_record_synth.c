@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "record/synth.h"
+#include "format/perf_data.h"
 
 /* The records emitted, back to back. */
 struct got {

@@ -1,11 +1,11 @@
 /*
- * zstd.c - COMPRESSED records for prof record -z (see zstd.h).
+ * compress.c - COMPRESSED records for prof record -z (see compress.h).
  *
  * Invariant: after record_zstd_compress() returns, the compressor holds no
  * pending output: each loop runs until the input is used up and a flush
  * reports nothing left.
  */
-#include "zstd.h"
+#include "compress.h"
 #include "../format/perf_data.h"
 #include "../util/error.h"
 

@@ -1,6 +1,6 @@
 /*
- * test_record_zstd.c - cmocka tests for prof record -z's COMPRESSED records
- * (src/record/zstd.c): the payloads of all records, decompressed in
+ * test_record_compress.c - cmocka tests for prof record -z's COMPRESSED records
+ * (src/record/compress.c): the payloads of all records, decompressed in
  * order through one zstd context, give back every byte compressed, each
  * call's input is whole once the call returns, and no record exceeds
  * perf's size limit.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "record/zstd.h"
+#include "record/compress.h"
 #include "format/perf_data.h"
 
 /* Decompresses each record as it comes, appending to out. */

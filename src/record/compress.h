@@ -1,5 +1,5 @@
 /*
- * zstd.h - prof record -z: ring-buffer data packed into COMPRESSED
+ * compress.h - prof record -z: ring-buffer data packed into COMPRESSED
  * (type 81) records as perf record 6.1 writes them.
  *
  * The whole recording is one zstd stream: every call compresses its input
@@ -9,8 +9,8 @@
  * padding, as perf writes them; a call's input always ends up whole in the
  * records it emits, so nothing waits in the compressor between calls.
  */
-#ifndef PROF_RECORD_ZSTD_H
-#define PROF_RECORD_ZSTD_H
+#ifndef PROF_RECORD_COMPRESS_H
+#define PROF_RECORD_COMPRESS_H
 
 #include <stddef.h>
 
