@@ -625,10 +625,10 @@ static int finish(struct stat_ctx *s, int status)
 	return status;
 }
 
-int cmd_stat(int argc, char **argv)
+/* Parses the options into s and checks them as perf stat 6.1 does,
+ * -C's CPU list included; a usage error exits. */
+static void parse_options(struct stat_ctx *s, int argc, char **argv)
 {
-	struct stat_ctx ctx = { 0 };
-	struct stat_ctx *s = &ctx;
 	struct opt opts[] = {
 		OPT_CALLBACK('e', "event", &s->events, "event",
 			     "events to count, in perf's syntax (README: Event syntax)", opt_event),
@@ -659,10 +659,7 @@ int cmd_stat(int argc, char **argv)
 			   "compare with the runs saved by prof stat -j -o file"),
 		OPT_END(),
 	};
-	struct sigaction sa = { 0 };
-	int status = 0;
 
-	setlocale(LC_NUMERIC, "");
 	s->repeat = 1;
 	s->big_num = 1;
 	s->argc = opt_parse(argc, argv, opts, stat_usage, 1);
@@ -692,6 +689,20 @@ int cmd_stat(int argc, char **argv)
 		s->csv_sep = "\t";
 	if (s->quiet)
 		error_set_quiet(1);
+	if (s->cpu_list) {
+		s->nr_cpus = parse_cpu_list(s->cpu_list, &s->cpus);
+		if (s->nr_cpus < 0)
+			opt_usage_error(stat_usage, opts, "bad CPU list '%s'", s->cpu_list);
+	}
+}
+
+/* What the runs need: the default events, the CPUs of -a, the threads of
+ * -p/-t, the counters, the signal handlers and the report's output.
+ * Returns 0, or -1 after an error. */
+static int setup(struct stat_ctx *s)
+{
+	struct sigaction sa = { 0 };
+
 	if (!s->null_run && !s->events.nr) {
 		struct ev_error err;
 		char defaults[256];
@@ -700,22 +711,14 @@ int cmd_stat(int argc, char **argv)
 		if (ev_parse(&s->events, defaults, &err))
 			die("cannot parse the default events: %s", err.msg);
 	}
-	if (s->cpu_list) {
-		s->nr_cpus = parse_cpu_list(s->cpu_list, &s->cpus);
-		if (s->nr_cpus < 0)
-			opt_usage_error(stat_usage, opts, "bad CPU list '%s'", s->cpu_list);
-	} else if (s->system_wide) {
+	if (!s->cpu_list && s->system_wide) {
 		s->nr_cpus = online_cpus(&s->cpus);
-		if (s->nr_cpus < 0) {
-			release(s);
-			return 1;
-		}
+		if (s->nr_cpus < 0)
+			return -1;
 	}
 	if ((s->pid_list && parse_tasks(s, s->pid_list, 1)) ||
-	    (s->tid_list && parse_tasks(s, s->tid_list, 0))) {
-		release(s);
-		return 1;
-	}
+	    (s->tid_list && parse_tasks(s, s->tid_list, 0)))
+		return -1;
 	stat_setup_counters(s);
 	s->interval_ns = (double)s->interval_ms * 1e6;
 	sa.sa_handler = on_stop;
@@ -724,23 +727,38 @@ int cmd_stat(int argc, char **argv)
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	s->out = open_output(s);
+	return 0;
+}
 
-	if (s->compare)
-		return finish(s, compare_commands(s));
+/* Runs the command -r times, fewer after SIGINT.  Returns the last run's
+ * exit status; *complete says whether the runs are to be reported (not
+ * when the command did not run, or when one of several runs failed). */
+static int run_repeats(struct stat_ctx *s, int *complete)
+{
+	int status = 0;
+
+	*complete = 0;
 	for (int r = 0; r < s->repeat; r++) {
 		status = stat_run_once(s, s->argv);
-		if (status == 255 && s->runs_done == r) {	/* it did not run */
-			release(s);
+		if (status == 255 && s->runs_done == r)	/* it did not run */
 			return 255;
-		}
 		if (stop_signal)	/* SIGINT: report the runs made so far */
 			break;
 		if (status && s->repeat > 1) {
 			error("run %d of %d: '%s' exited with status %d: stopping", r + 1,
 			      s->repeat, s->argv[0], status);
-			return finish(s, status);
+			return status;
 		}
 	}
+	*complete = 1;
+	return status;
+}
+
+/* The report of the runs: the counts and times (not with -q or -I), then
+ * the --baseline comparison.  Returns status, or the comparison's when
+ * status is 0. */
+static int report(struct stat_ctx *s, int status)
+{
 	stat_use_means(s);
 	if (!s->quiet && !s->interval_ms) {
 		stat_print_counters(s);
@@ -752,5 +770,25 @@ int cmd_stat(int argc, char **argv)
 		if (ret && !status)
 			status = ret;
 	}
+	return status;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_ctx ctx = { 0 };
+	struct stat_ctx *s = &ctx;
+	int status, complete;
+
+	setlocale(LC_NUMERIC, "");
+	parse_options(s, argc, argv);
+	if (setup(s)) {
+		release(s);
+		return 1;
+	}
+	if (s->compare)
+		return finish(s, compare_commands(s));
+	status = run_repeats(s, &complete);
+	if (complete)
+		status = report(s, status);
 	return finish(s, status);
 }
