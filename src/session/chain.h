@@ -15,7 +15,8 @@
  *    frames yielded so far are discarded and the walk is over (perf 6.1
  *    still appends the unwound part of a dwarf sample after such a drop in
  *    callee order, though not in caller order; the cursor drops it in
- *    both, as prof's walks always did: no test compares that case);
+ *    both, as prof's walks always did: no test compares that case, and
+ *    tests/perf/KNOWN-DIFFERENCES.md lists it);
  *  - --max-stack: at most max_stack recorded addresses (markers do not
  *    count); at the limit perf stops reading the recorded part, markers
  *    after it included;
