@@ -1,0 +1,110 @@
+/*
+ * gen_records.c - writes a synthetic perf.data of the records listed on
+ * stdin, one a line, for shell tests that need a sequence of records no
+ * recording gives (tests/perf/dump.sh: a FORK whose parent thread exists
+ * with another pid); not a unit test, built by the unit rule so it links
+ * synth.h's dependencies.
+ *
+ *	gen_records OUT < lines
+ *
+ * Lines (numbers in decimal, or hex with 0x; blank lines and lines
+ * starting with '#' are skipped):
+ *	comm PID TID NAME
+ *	fork PID PPID TID PTID
+ *	sample PID TID IP		(user mode, period 1)
+ *
+ * One cpu-clock attr with IP|TID|TIME|PERIOD and sample_id_all, so COMM
+ * and FORK records end with a trailer {pid, tid, time} (the FORK's of the
+ * new thread).  The record of line n has time 1000 * n; the records are
+ * written in order, then one FINISHED_ROUND.  The file has no feature
+ * sections.  Exit status 0, 1 when OUT cannot be written, 2 on bad use or
+ * a bad line (message on stderr).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth.h"
+
+#define MAX_FIELDS 6
+
+static void usage(void)
+{
+	fputs("usage: gen_records OUT < lines\n", stderr);
+	exit(2);
+}
+
+static void bad_line(unsigned n, const char *why)
+{
+	fprintf(stderr, "gen_records: line %u: %s\n", n, why);
+	exit(2);
+}
+
+/* Field i of f as a number (decimal or 0x hex). */
+static u64 num(char **f, int i, unsigned line)
+{
+	char *end;
+	u64 v = strtoull(f[i], &end, 0);
+
+	if (end == f[i] || *end)
+		bad_line(line, "bad number");
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct pd_attr attr = { .type = PD_TYPE_SOFTWARE, .size = 128, .sample_period = 1 };
+	char text[512], *f[MAX_FIELDS];
+	unsigned line = 0;
+	struct synth s;
+	size_t len;
+	u8 *image;
+	FILE *out;
+
+	if (argc != 2)
+		usage();
+	attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_PERIOD;
+	attr.flags = 1ULL << PD_ATTR_SAMPLE_ID_ALL | 1ULL << PD_ATTR_COMM | 1ULL << PD_ATTR_TASK;
+	synth_init(&s, 0);
+	synth_attr(&s, &attr, NULL, 0);
+	while (fgets(text, sizeof(text), stdin)) {
+		u64 time = 1000 * (u64)++line;
+		int nf = 0;
+
+		for (char *tok = strtok(text, " \t\n"); tok && nf < MAX_FIELDS;
+		     tok = strtok(NULL, " \t\n"))
+			f[nf++] = tok;
+		if (!nf || f[0][0] == '#')
+			continue;
+		if (!strcmp(f[0], "comm") && nf == 4) {
+			synth_comm(&s, 0, (u32)num(f, 1, line), (u32)num(f, 2, line), f[3], time, 0);
+		} else if (!strcmp(f[0], "fork") && nf == 5) {
+			struct pd_id_trailer t = { .pid = (u32)num(f, 1, line),
+						   .tid = (u32)num(f, 3, line), .time = time };
+
+			synth_begin(&s, PD_REC_FORK, 0);
+			for (int i = 1; i <= 4; i++)
+				synth_u32(&s, (u32)num(f, i, line));
+			synth_u64(&s, time);
+			synth_trailer(&s, 0, &t);
+			synth_end(&s);
+		} else if (!strcmp(f[0], "sample") && nf == 4) {
+			struct pd_sample v = { .pid = (u32)num(f, 1, line), .tid = (u32)num(f, 2, line),
+					       .ip = num(f, 3, line), .time = time, .period = 1 };
+
+			synth_sample(&s, 0, PD_MISC_USER, &v);
+		} else {
+			bad_line(line, "not comm PID TID NAME, fork PID PPID TID PTID or sample PID TID IP");
+		}
+	}
+	synth_round(&s);
+	image = synth_image(&s, &len);
+	out = fopen(argv[1], "w");
+	if (!out || fwrite(image, 1, len, out) != len || fclose(out)) {
+		perror(argv[1]);
+		return 1;
+	}
+	free(image);
+	synth_free(&s);
+	return 0;
+}
