@@ -38,7 +38,7 @@ static void sample(struct chainstats *cs, const u64 *ips, int nr)
 		.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_CALLCHAIN,
 		.pid = 100, .tid = 100, .time = 1,
 	};
-	struct addr_location al;
+	struct addr_location al = { 0 };
 
 	if (nr < 0) {
 		smp.sample_type &= ~(u64)PD_SAMPLE_CALLCHAIN;
