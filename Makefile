@@ -24,14 +24,16 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 # assert()s state the invariants of the code (queue hand-offs, cursor
-# states); the release build compiles them out, make asan and the fuzzers
-# keep them (ASSERT=1 keeps them in ./prof too)
+# states); the release build compiles them out, make asan, the fuzzers and
+# the unit tests (linked with a library of their own, build/assert/) keep
+# them (ASSERT=1 keeps them in ./prof too)
 ifeq ($(ASSERT),1)
 NDEBUG :=
 else
 NDEBUG := -DNDEBUG
 endif
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(NDEBUG) $(CFLAGS)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DPROF_VERSION='"$(VERSION)"' $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS := $(BASE_CFLAGS) $(NDEBUG)
 # libiberty (libiberty-dev) for cplus_demangle
 LIBS := $(PKG_LIBS) -liberty -lm -lpthread
 
@@ -39,7 +41,9 @@ LIBS := $(PKG_LIBS) -liberty -lm -lpthread
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*/*.c src/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=build/%.o)
 MAIN_OBJ := build/src/main.o
-DEPS := $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+# the same library with its assert()s on, for the unit tests
+ASSERT_OBJ := $(LIB_SRC:%.c=build/assert/%.o)
+DEPS := $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(ASSERT_OBJ:.o=.d)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
@@ -55,13 +59,21 @@ build/libprof.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+build/assert/libprof.a: $(ASSERT_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/assert/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -MMD -MP -c -o $@ $<
+
 build/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-build/tests/%: tests/unit/%.c build/libprof.a $(wildcard tests/unit/*.h)
+build/tests/%: tests/unit/%.c build/assert/libprof.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< build/libprof.a $(LIBS) -lcmocka
+	$(CC) $(BASE_CFLAGS) -Isrc -o $@ $< build/assert/libprof.a $(LIBS) -lcmocka
 
 -include $(DEPS)
 
