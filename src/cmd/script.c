@@ -2,11 +2,14 @@
  * script.c - "prof script": prints every sample of a perf.data file, one
  * line each or with its call chain, as "perf script" (perf 6.1) does.
  *
- * One pass: every record goes to the session model in delivery order and
- * each sample that passes the filters (--time, -C, --comms, --pid, --tid)
- * is resolved (thread, comm, map, symbol; call-chain frames as perf's
- * thread__resolve_callchain() walks them, callee first) and written at
- * once into a big output buffer (output/script_stdio.c).
+ * A consumer of the engine's sample stream: every record goes to the
+ * session model in delivery order and each sample that passes the filters
+ * (--time, -C, --comms, --pid, --tid) is resolved (thread, comm, map; its
+ * call chain walked by the call-chain cursor, callee first) and handed to
+ * the sample printer (output/script_sample.c), which writes it at once
+ * into a big output buffer, symbols looked up through its line cache.
+ * This file holds the options, perf's field rules and checks, the filters
+ * and the stream's hooks.
  *
  * What is printed follows perf's per-event-type field sets: defaults per
  * attr type, changed by -F, then pruned at setup against the sample_type
@@ -19,10 +22,9 @@
 #include "../format/evname.h"
 #include "../format/feature.h"
 #include "../format/reader.h"
-#include "../output/script_stdio.h"
+#include "../output/script_sample.h"
 #include "../session/chain.h"
 #include "../session/session.h"
-#include "../symbol/symbol.h"
 #include "../util/error.h"
 #include "../util/opt.h"
 #include "../util/outcheck.h"
@@ -83,50 +85,6 @@ struct out_type {
 					   typed one that named a field */
 };
 
-/* What one event prints, worked out at setup. */
-struct script_evsel {
-	unsigned fields;
-	int callchain;		/* its samples carry a call chain to print */
-	int comm_unpadded;	/* perf prints its comm with "%s " */
-	char name[256];
-};
-
-/*
- * The line cache: the text of a call-chain line, or of what follows the
- * address on a one-line sample, by the object and the address in it that
- * the address resolved to (in kernel mode, or outside every map: the
- * address as recorded), which is all the text depends on: the symbol of
- * an address of an object does not change.  Maps are still looked up for every frame
- * (they differ between processes and over time); only the symbol lookup
- * and the formatting are saved.  The cache is emptied when symbols may
- * change: at a KSYMBOL, a kernel MMAP (modules), an MMAP2 that brings a
- * build-id, and when the kernel's symbols load (which also fills the
- * modules'): kernel-mode lines are kept only after that.
- */
-#define FRAME_BITS 15
-#define FRAME_LINES (1u << FRAME_BITS)	/* direct-mapped */
-#define FRAME_TEXT 232		/* longer lines are not cached */
-
-struct frame_line {
-	const struct dso *dso;	/* NULL: no map */
-	u64 addr;		/* in dso (kernel mode: as recorded) */
-	u16 fields;		/* 0: empty */
-	u8 cpumode;
-	u8 len;
-	char text[FRAME_TEXT];
-};
-
-/* The tag of a one-line sample's text after its address (not a field). */
-#define SF_TAIL (1u << 15)
-/* The tag of a chain line with the functions inlined there (not a field). */
-#define SF_INLINES (1u << 14)
-
-struct frame_cache {
-	struct frame_line *lines;	/* NULL: before setup */
-	int kernel_ready;	/* the kernel map was hit (and so loaded and
-				   shrunk): kernel-mode lines may be kept */
-};
-
 struct script_ctx {
 	const char *input;	/* -i: file name, "-" for stdin */
 	const char *comms;	/* -c/--comms */
@@ -146,10 +104,8 @@ struct script_ctx {
 	/* set up before the first sample */
 	struct engine_config cfg;	/* the engine's: -C, --time, what a
 					   sample is resolved to */
-	struct session *session;	/* the engine's (the sample's) */
-	struct script_evsel *evsels;
+	struct script_event *evsels;	/* what each event prints */
 	u32 nr_evsels;
-	int name_width;		/* the longest event name */
 	int use_callchain;	/* perf's symbol_conf.use_callchain */
 	struct chain_walk walk;		/* the sample's chain */
 	char **comm_list;	/* --comms, NULL-terminated */
@@ -157,11 +113,10 @@ struct script_ctx {
 	int nr_pids, nr_tids;
 	unsigned char *cpu_bitmap;	/* NULL: every CPU */
 	struct time_range *time_ranges;	/* --time, in cfg */
-	struct frame_cache frames;
 	int exit_status;	/* of a run that stopped at setup: 255 when
 				   a check failed, 234 (perf's -EINVAL) for
 				   a bad --time */
-	struct script_out out;
+	struct script_printer pr;	/* the output and its line cache */
 };
 
 static const char *const script_usage[] = {
@@ -379,44 +334,6 @@ static int check_attr(struct out_type *o, struct pd_file *f,
 	return 0;
 }
 
-/* ---- the line cache ------------------------------------------------------ */
-
-static void frames_init(struct frame_cache *fc)
-{
-	fc->lines = xcalloc(FRAME_LINES, sizeof(*fc->lines));
-}
-
-static void frames_free(struct frame_cache *fc)
-{
-	free(fc->lines);
-}
-
-static void frames_clear(struct frame_cache *fc)
-{
-	memset(fc->lines, 0, FRAME_LINES * sizeof(*fc->lines));
-}
-
-/* Empties the cache before a record that may change symbols reaches
- * the session. */
-static void frames_record(struct frame_cache *fc, const struct pd_header *h)
-{
-	if (!fc->lines)
-		return;
-	if (h->type == PD_REC_KSYMBOL ||
-	    ((h->type == PD_REC_MMAP || h->type == PD_REC_MMAP2) &&
-	     (h->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL) ||
-	    (h->type == PD_REC_MMAP2 && (h->misc & PD_MISC_EXACT_IP)))
-		frames_clear(fc);
-}
-
-/* The slot of a frame line. */
-static struct frame_line *frame_slot(struct frame_cache *fc, const struct dso *dso, u64 addr)
-{
-	u64 h = (addr ^ (u64)(uintptr_t)dso) * 0x9e3779b97f4a7c15ULL;
-
-	return &fc->lines[h >> (64 - FRAME_BITS)];
-}
-
 /* ---- setup ------------------------------------------------------------------- */
 
 /* A comma-separated list of integers (perf's intlist). */
@@ -560,31 +477,29 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 	ctx->evsels = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*ctx->evsels));
 	for (u32 i = 0; i < f->nr_evsel; i++) {
 		const struct pd_evsel *evsel = &f->evsel[i];
-		struct script_evsel *se = &ctx->evsels[i];
+		struct script_event *se = &ctx->evsels[i];
 		int len;
 
 		se->fields = ctx->types[out_type_of(evsel->attr.type)].fields;
 		se->callchain = ctx->use_callchain && (evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN);
-		se->comm_unpadded = (se->fields & SF_IP) && se->callchain;
+		se->attr_period = evsel->attr.sample_period;
 		/* perf script names a stream's events as the stream does */
 		if (evsel->stream_name)
 			snprintf(se->name, sizeof(se->name), "%s", evsel->stream_name);
 		else
 			pd_evsel_name(f, evsel, se->name, sizeof(se->name));
 		len = (int)strlen(se->name);
-		if (len > ctx->name_width)
-			ctx->name_width = len;
+		if (len > ctx->pr.name_width)
+			ctx->pr.name_width = len;
 	}
 	return 0;
 }
 
 /*
- * Everything decided before the first sample.  Returns 0 to go on, a
- * positive value when the run is over (ctx->exit_status says how), -1 on
- * error.
+ * The engine's configure hook: the checks and setup perf makes before the
+ * first sample.  Returns 0 to go on, a positive value when the run is
+ * over (ctx->exit_status says how), -1 on error.
  */
-/* The engine's configure hook: the checks and setup perf makes before
- * the first sample. */
 static int script_configure(void *arg, struct pd_file *f, struct engine_config *cfg)
 {
 	struct script_ctx *ctx = arg;
@@ -616,8 +531,7 @@ static int script_configure(void *arg, struct pd_file *f, struct engine_config *
 		return 1;
 	}
 	ctx->exit_status = 0;
-	frames_init(&ctx->frames);
-	/* the symbols are looked up through the line cache (put_cached()) */
+	/* the printer looks the symbols up through its line cache */
 	cfg->resolve_flags = SESSION_NO_SYMBOL;
 	return 0;
 }
@@ -650,120 +564,6 @@ static int thread_filtered(const struct script_ctx *ctx, const struct addr_locat
 	return 0;
 }
 
-/* One resolved address as perf prints it; kernel addresses and those
- * without a map are shown as recorded, user ones relative to their
- * object (chain frames only: the sample's own ip is always absolute);
- * objects by the name perf gives them (dso->name). */
-static void put_frame(struct script_ctx *ctx, unsigned fields, const struct addr_location *al,
-		      u64 ip, int chain_line)
-{
-	struct script_addr a = {
-		.ip = ip,
-		.sym = al->sym,
-		.addr = al->addr,
-		.map = al->map,
-		.dso = al->map ? dso_long_name(al->dso) : "[unknown]",
-	};
-
-	/* perf names a module by its "[name]", unless the file's build-id
-	   table listed it (then it made the dso by its path first) */
-	if (al->map && a.dso[0] != '[' && session_dso_is_kernel(al->dso) &&
-	    !al->dso->build_id_size)
-		a.dso = dso_short_name(al->dso);
-
-	if (chain_line && al->map && al->cpumode != PD_MISC_KERNEL)
-		a.ip = al->addr;
-	script_put_addr(&ctx->out, fields, &a, chain_line);
-}
-
-/*
- * Writes an address resolved without its symbol (SESSION_NO_SYMBOL) with
- * the fields given, from the line cache or looked up and formatted and
- * then kept: a whole call-chain line, or (tail) what follows the address
- * on a one-line sample, whose address as recorded differs between
- * processes.  With inlines (the walk of an unwound chain address that
- * chain_frame_inlines() says so of), the lines of the functions inlined
- * there take its place, as perf's append_inlines() has it, and are kept
- * as one text.
- */
-static void put_cached(struct script_ctx *ctx, unsigned fields, struct addr_location *node,
-		       u64 ip, int cpumode, int chain_line, const struct chain_walk *inlines)
-{
-	struct frame_cache *fc = &ctx->frames;
-	u64 key = !node->map || cpumode == PD_MISC_KERNEL ? ip : node->addr;
-	unsigned tag = fields | (chain_line ? 0 : SF_TAIL) | (inlines ? SF_INLINES : 0);
-	const struct symbol *const *syms;
-	u32 nr_inlines = 0;
-	struct frame_line *line = frame_slot(fc, node->dso, key);
-	size_t at;
-
-	if (line->dso == node->dso && line->addr == key && line->fields == tag &&
-	    line->cpumode == cpumode) {
-		script_put_mem(&ctx->out, line->text, line->len);
-		return;
-	}
-	node->sym = NULL;
-	if (node->dso && ((fields & SF_SYM) || inlines))
-		node->sym = session_find_symbol(ctx->session, node->dso, node->addr);
-	at = ctx->out.len;
-	if (inlines)
-		nr_inlines = chain_inlines(inlines, node, &syms);
-	if (nr_inlines) {
-		struct addr_location entry = *node;
-
-		for (u32 i = 0; i < nr_inlines; i++) {
-			entry.sym = chain_inline_sym(inlines, syms, nr_inlines, i);
-			put_frame(ctx, fields, &entry, ip, chain_line);
-		}
-	} else {
-		put_frame(ctx, fields, node, ip, chain_line);
-	}
-	if (cpumode == PD_MISC_KERNEL && !fc->kernel_ready) {
-		/* kernel-mode lines are kept once the kernel's symbols (and
-		   with them the modules') are loaded */
-		if (node->map && !strcmp(dso_long_name(node->dso), "[kernel.kallsyms]")) {
-			fc->kernel_ready = 1;
-			frames_clear(fc);
-		}
-		return;
-	}
-	/* not kept: lines too long, and offsets perf takes from the map */
-	if (ctx->out.len - at > FRAME_TEXT || (node->sym && node->addr >= symbol_end(node->sym)))
-		return;
-	line->dso = node->dso;
-	line->addr = key;
-	line->fields = (u16)tag;
-	line->cpumode = (u8)cpumode;
-	line->len = (u8)(ctx->out.len - at);
-	memcpy(line->text, ctx->out.buf + at, line->len);
-}
-
-/*
- * The sample's call chain, printed as it goes (through the line cache),
- * as perf script walks it: callee order, at most --max-stack recorded
- * addresses, a marker perf does not know dropping the chain (see
- * session/chain.h).
- */
-static void put_callchain(struct script_ctx *ctx, unsigned fields, struct engine_sample *s)
-{
-	struct chain_walk *w = &ctx->walk;
-	struct chain_frame f;
-	size_t start = ctx->out.len;
-	int r;
-
-	engine_chain_begin(s, w, CHAIN_CALLEE, ctx->max_stack,
-			   ENGINE_CHAIN_UNWIND | (ctx->inline_frames ? ENGINE_CHAIN_INLINES : 0));
-	while ((r = chain_next(w, &f)) == CHAIN_FRAME) {
-		struct addr_location node;
-
-		chain_resolve(w, f.ip, f.cpumode, &node);
-		put_cached(ctx, fields, &node, f.ip, f.cpumode, 1,
-			   chain_frame_inlines(w, &f) ? w : NULL);
-	}
-	if (r == CHAIN_DROPPED)
-		ctx->out.len = start;
-}
-
 /* Every record: those other than samples may end the line cache's
  * entries. */
 static int script_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
@@ -772,7 +572,7 @@ static int script_record(void *vctx, struct pd_file *f, const struct pd_event *e
 
 	(void)f;
 	if (ev->hdr->type != PD_REC_SAMPLE)
-		frames_record(&ctx->frames, ev->hdr);
+		script_printer_record(&ctx->pr, ev->hdr);
 	else if (ev->evsel && ev->evsel->idx >= ctx->nr_evsels)
 		return ENGINE_SKIP;
 	return 0;
@@ -791,45 +591,23 @@ static int script_filter(void *vctx, struct engine_sample *s)
 	return 0;
 }
 
+/* A sample that passed the filters: its chain walked (when printed)
+ * and handed to the printer. */
 static int script_sample(void *vctx, struct engine_sample *s)
 {
 	struct script_ctx *ctx = vctx;
-	const struct pd_sample *sample = &s->sample;
-	const struct script_evsel *se = &ctx->evsels[s->evsel->idx];
-	struct script_head head;
+	const struct script_event *se = &ctx->evsels[s->evsel->idx];
+	struct chain_walk *w = NULL;
 
-	ctx->session = s->session;
 	if (thread_filtered(ctx, &s->al) || !se->fields)
 		return 0;
-
-	head.comm = s->al.comm;
-	head.comm_unpadded = se->comm_unpadded;
-	head.pid = (s32)sample->pid;
-	head.tid = (s32)sample->tid;
-	head.cpu = sample->cpu;
-	head.time = sample->time;
-	head.nanosecs = ctx->nanosecs;
-	/* without PERIOD perf shows the attr's period */
-	head.period = sample->sample_type & PD_SAMPLE_PERIOD ? sample->period
-							     : s->evsel->attr.sample_period;
-	head.event = se->name;
-	head.event_width = ctx->name_width;
-	script_put_head(&ctx->out, se->fields, &head);
-	if (se->fields & SF_IP) {
-		if (se->callchain) {
-			script_put_char(&ctx->out, '\n');
-			put_callchain(ctx, se->fields, s);
-		} else {
-			script_put_char(&ctx->out, ' ');
-			put_frame(ctx, SF_IP, &s->al, sample->ip, 0);
-			put_cached(ctx, se->fields & ~SF_IP, &s->al, sample->ip, s->al.cpumode, 0,
-				   NULL);
-		}
+	if (script_event_chain(se)) {
+		w = &ctx->walk;
+		engine_chain_begin(s, w, CHAIN_CALLEE, ctx->max_stack,
+				   ENGINE_CHAIN_UNWIND |
+				   (ctx->inline_frames ? ENGINE_CHAIN_INLINES : 0));
 	}
-	script_put_char(&ctx->out, '\n');
-	if (script_out_maybe_flush(&ctx->out))
-		return -1;
-	return 0;
+	return script_print_sample(&ctx->pr, se, s->session, &s->sample, &s->al, w);
 }
 
 /* ---- the command ------------------------------------------------------------- */
@@ -842,8 +620,7 @@ static void script_release(struct script_ctx *ctx)
 	free(ctx->tid_list);
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
-	frames_free(&ctx->frames);
-	script_out_free(&ctx->out);
+	script_printer_free(&ctx->pr);
 }
 
 int cmd_script(int argc, char **argv)
@@ -898,7 +675,8 @@ int cmd_script(int argc, char **argv)
 		return 1;
 	}
 	pager_start();
-	script_out_init(&ctx.out, 1);
+	script_printer_init(&ctx.pr, 1);
+	ctx.pr.nanosecs = ctx.nanosecs;
 	ctx.cfg.sopts.vmlinux = ctx.vmlinux;
 	ctx.cfg.sopts.symfs = ctx.symfs;
 	ctx.cfg.threads = 1;
@@ -906,8 +684,8 @@ int cmd_script(int argc, char **argv)
 	ret = engine_stream(eng, &f, &consumer);
 	/* what was printed before an error stays printed, as with perf; a
 	   reader that went away (the pager quit) ends the run quietly */
-	if (script_out_flush(&ctx.out))
-		ret = output_error(NULL, ctx.out.saved_errno);
+	if (script_out_flush(&ctx.pr.out))
+		ret = output_error(NULL, ctx.pr.out.saved_errno);
 	engine_free(eng);
 	script_release(&ctx);
 	pd_close(&f);

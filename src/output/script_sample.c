@@ -1,0 +1,227 @@
+/*
+ * script_sample.c - perf script's samples written through the line cache
+ * (see script_sample.h): the head, then the sampled address or the frames
+ * of the chain walk, each frame's text from the cache or looked up,
+ * formatted and kept.
+ *
+ * Invariant: a line is kept only when its text is what the key alone
+ * makes of it: not a kernel-mode line before the kernel's symbols loaded,
+ * not a line longer than a slot holds, not one whose offset perf takes
+ * from the map (an address past its symbol's end).
+ */
+#include "script_sample.h"
+
+#include "../util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAME_BITS 15
+#define FRAME_LINES (1u << FRAME_BITS)	/* direct-mapped */
+#define FRAME_TEXT 232		/* longer lines are not cached */
+
+/* One slot of the line cache. */
+struct script_frame_line {
+	const struct dso *dso;	/* NULL: no map */
+	u64 addr;		/* in dso (kernel mode: as recorded) */
+	u16 fields;		/* 0: empty */
+	u8 cpumode;
+	u8 len;
+	char text[FRAME_TEXT];
+};
+
+/* The tag of a one-line sample's text after its address (not a field). */
+#define SF_TAIL (1u << 15)
+/* The tag of a chain line with the functions inlined there (not a field). */
+#define SF_INLINES (1u << 14)
+
+void script_printer_init(struct script_printer *p, int fd)
+{
+	memset(p, 0, sizeof(*p));
+	script_out_init(&p->out, fd);
+	p->lines = xcalloc(FRAME_LINES, sizeof(*p->lines));
+}
+
+void script_printer_free(struct script_printer *p)
+{
+	free(p->lines);
+	p->lines = NULL;
+	script_out_free(&p->out);
+}
+
+static void frames_clear(struct script_printer *p)
+{
+	memset(p->lines, 0, FRAME_LINES * sizeof(*p->lines));
+}
+
+void script_printer_record(struct script_printer *p, const struct pd_header *h)
+{
+	if (h->type == PD_REC_KSYMBOL ||
+	    ((h->type == PD_REC_MMAP || h->type == PD_REC_MMAP2) &&
+	     (h->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL) ||
+	    (h->type == PD_REC_MMAP2 && (h->misc & PD_MISC_EXACT_IP)))
+		frames_clear(p);
+}
+
+/* The slot of a frame line. */
+static struct script_frame_line *frame_slot(struct script_printer *p, const struct dso *dso,
+					    u64 addr)
+{
+	u64 h = (addr ^ (u64)(uintptr_t)dso) * 0x9e3779b97f4a7c15ULL;
+
+	return &p->lines[h >> (64 - FRAME_BITS)];
+}
+
+/* One resolved address as perf prints it; kernel addresses and those
+ * without a map are shown as recorded, user ones relative to their
+ * object (chain frames only: the sample's own ip is always absolute);
+ * objects by the name perf gives them (dso->name). */
+static void put_frame(struct script_out *o, unsigned fields, const struct addr_location *al,
+		      u64 ip, int chain_line)
+{
+	struct script_addr a = {
+		.ip = ip,
+		.sym = al->sym,
+		.addr = al->addr,
+		.map = al->map,
+		.dso = al->map ? dso_long_name(al->dso) : "[unknown]",
+	};
+
+	/* perf names a module by its "[name]", unless the file's build-id
+	   table listed it (then it made the dso by its path first) */
+	if (al->map && a.dso[0] != '[' && session_dso_is_kernel(al->dso) &&
+	    !al->dso->build_id_size)
+		a.dso = dso_short_name(al->dso);
+
+	if (chain_line && al->map && al->cpumode != PD_MISC_KERNEL)
+		a.ip = al->addr;
+	script_put_addr(o, fields, &a, chain_line);
+}
+
+/* Keeps the text written since at as line's, for node's key, when the
+ * text is the key's alone (see the invariant above). */
+static void frame_keep(struct script_printer *p, struct script_frame_line *line,
+		       const struct addr_location *node, u64 key, unsigned tag, int cpumode,
+		       size_t at)
+{
+	if (cpumode == PD_MISC_KERNEL && !p->kernel_ready) {
+		/* kernel-mode lines are kept once the kernel's symbols (and
+		   with them the modules') are loaded */
+		if (node->map && !strcmp(dso_long_name(node->dso), "[kernel.kallsyms]")) {
+			p->kernel_ready = 1;
+			frames_clear(p);
+		}
+		return;
+	}
+	/* not kept: lines too long, and offsets perf takes from the map */
+	if (p->out.len - at > FRAME_TEXT || (node->sym && node->addr >= symbol_end(node->sym)))
+		return;
+	line->dso = node->dso;
+	line->addr = key;
+	line->fields = (u16)tag;
+	line->cpumode = (u8)cpumode;
+	line->len = (u8)(p->out.len - at);
+	memcpy(line->text, p->out.buf + at, line->len);
+}
+
+/*
+ * Writes an address resolved without its symbol (SESSION_NO_SYMBOL) with
+ * the fields given, from the line cache or looked up in s and formatted
+ * and then kept: a whole call-chain line, or (tail) what follows the
+ * address on a one-line sample, whose address as recorded differs between
+ * processes.  With inlines (the walk of an unwound chain address that
+ * chain_frame_inlines() says so of), the lines of the functions inlined
+ * there take its place, as perf's append_inlines() has it, and are kept
+ * as one text.
+ */
+static void put_cached(struct script_printer *p, struct session *s, unsigned fields,
+		       struct addr_location *node, u64 ip, int cpumode, int chain_line,
+		       const struct chain_walk *inlines)
+{
+	u64 key = !node->map || cpumode == PD_MISC_KERNEL ? ip : node->addr;
+	unsigned tag = fields | (chain_line ? 0 : SF_TAIL) | (inlines ? SF_INLINES : 0);
+	const struct symbol *const *syms;
+	u32 nr_inlines = 0;
+	struct script_frame_line *line = frame_slot(p, node->dso, key);
+	size_t at;
+
+	if (line->dso == node->dso && line->addr == key && line->fields == tag &&
+	    line->cpumode == cpumode) {
+		script_put_mem(&p->out, line->text, line->len);
+		return;
+	}
+	node->sym = NULL;
+	if (node->dso && ((fields & SF_SYM) || inlines))
+		node->sym = session_find_symbol(s, node->dso, node->addr);
+	at = p->out.len;
+	if (inlines)
+		nr_inlines = chain_inlines(inlines, node, &syms);
+	if (nr_inlines) {
+		struct addr_location entry = *node;
+
+		for (u32 i = 0; i < nr_inlines; i++) {
+			entry.sym = chain_inline_sym(inlines, syms, nr_inlines, i);
+			put_frame(&p->out, fields, &entry, ip, chain_line);
+		}
+	} else {
+		put_frame(&p->out, fields, node, ip, chain_line);
+	}
+	frame_keep(p, line, node, key, tag, cpumode, at);
+}
+
+/*
+ * The sample's call chain, printed as it goes (through the line cache)
+ * as the walk w yields it; a chain the walk drops (a marker perf does not
+ * know, see session/chain.h) leaves nothing.
+ */
+static void put_callchain(struct script_printer *p, struct session *s, unsigned fields,
+			  struct chain_walk *w)
+{
+	struct chain_frame f;
+	size_t start = p->out.len;
+	int r;
+
+	while ((r = chain_next(w, &f)) == CHAIN_FRAME) {
+		struct addr_location node;
+
+		chain_resolve(w, f.ip, f.cpumode, &node);
+		put_cached(p, s, fields, &node, f.ip, f.cpumode, 1,
+			   chain_frame_inlines(w, &f) ? w : NULL);
+	}
+	if (r == CHAIN_DROPPED)
+		p->out.len = start;
+}
+
+int script_print_sample(struct script_printer *p, const struct script_event *e,
+			struct session *s, const struct pd_sample *sample,
+			struct addr_location *al, struct chain_walk *w)
+{
+	const struct script_head head = {
+		.comm = al->comm,
+		/* perf pads the comm unless the call chain follows */
+		.comm_unpadded = script_event_chain(e),
+		.pid = (s32)sample->pid,
+		.tid = (s32)sample->tid,
+		.cpu = sample->cpu,
+		.time = sample->time,
+		.nanosecs = p->nanosecs,
+		/* without PERIOD perf shows the attr's period */
+		.period = sample->sample_type & PD_SAMPLE_PERIOD ? sample->period : e->attr_period,
+		.event = e->name,
+		.event_width = p->name_width,
+	};
+
+	script_put_head(&p->out, e->fields, &head);
+	if (e->fields & SF_IP) {
+		if (e->callchain) {
+			script_put_char(&p->out, '\n');
+			put_callchain(p, s, e->fields, w);
+		} else {
+			script_put_char(&p->out, ' ');
+			put_frame(&p->out, SF_IP, al, sample->ip, 0);
+			put_cached(p, s, e->fields & ~SF_IP, al, sample->ip, al->cpumode, 0, NULL);
+		}
+	}
+	script_put_char(&p->out, '\n');
+	return script_out_maybe_flush(&p->out);
+}
