@@ -48,6 +48,7 @@
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,24 +377,34 @@ static int run_hook(const char *cmd, const char *what)
 /*
  * Waits until the command ends (or a stop signal when there is none),
  * printing intervals on the way.  Returns 0 with *status and *ru set, or
- * -1 when nothing was waited for.
+ * -1 when nothing was waited for.  *last says whether the end came while
+ * it slept until the next interval: perf's poll() is cut short by the
+ * SIGCHLD (or SIGINT) then and prints the interval so far, but when the
+ * end comes while it prints one (or before its first sleep), its signal
+ * handler ends the loop and no interval follows.
  */
 static int wait_run(struct stat_ctx *s, pid_t child, double t0, const sigset_t *wait_mask,
-		    int *status, struct rusage *ru)
+		    int *status, struct rusage *ru, bool *last)
 {
 	double next = t0 + (double)s->interval_ms * 1e6;
+	bool slept = false;
 
 	for (;;) {
 		struct timespec ts, *tsp = NULL;
+		sigset_t pending;
 
 		if (child > 0) {
 			pid_t got = wait4(child, status, WNOHANG, ru);
 
-			if (got == child)
+			if (got == child) {
+				*last = slept;
 				return 0;
+			}
 		}
-		if (child <= 0 && stop_signal)
+		if (child <= 0 && stop_signal) {
+			*last = slept;
 			return -1;
+		}
 		if (s->interval_ms) {
 			double left = next - now_ns();
 
@@ -403,12 +414,17 @@ static int wait_run(struct stat_ctx *s, pid_t child, double t0, const sigset_t *
 				   wake-up never makes an empty catch-up interval */
 				print_interval(s, t0);
 				next = now_ns() + (double)s->interval_ms * 1e6;
+				slept = false;
 				continue;
 			}
 			ts.tv_sec = (time_t)(left / 1e9);
 			ts.tv_nsec = (long)(left - (double)ts.tv_sec * 1e9);
 			tsp = &ts;
 		}
+		/* a signal already pending came before this sleep */
+		sigpending(&pending);
+		slept = !sigismember(&pending, SIGCHLD) && !sigismember(&pending, SIGINT) &&
+			!sigismember(&pending, SIGTERM);
 		ppoll(NULL, 0, tsp, wait_mask);
 	}
 }
@@ -421,6 +437,7 @@ static int stat_run_once(struct stat_ctx *s, char **argv)
 	struct rusage ru = { 0 };
 	sigset_t block, orig, wait_mask;
 	int go_fd = -1, err_fd = -1, exec_errno = 0, status = 0, waited;
+	bool last = false;
 	pid_t child = -1;
 	double t0, t1;
 
@@ -459,7 +476,7 @@ static int stat_run_once(struct stat_ctx *s, char **argv)
 			exec_errno = 0;
 		close(err_fd);
 	}
-	waited = wait_run(s, child, t0, &wait_mask, &status, &ru);
+	waited = wait_run(s, child, t0, &wait_mask, &status, &ru, &last);
 	t1 = now_ns();
 	if (s->nr_cpus || s->nr_tids)
 		ioctl_all(s, PERF_EVENT_IOC_DISABLE);
@@ -469,7 +486,7 @@ static int stat_run_once(struct stat_ctx *s, char **argv)
 		error("cannot run '%s': %s", argv[0], strerror(exec_errno));
 		return 255;
 	}
-	if (s->interval_ms)
+	if (s->interval_ms && last)
 		print_interval(s, t0);	/* the last, partial interval */
 	for (int i = 0; i < s->nr_counters; i++) {
 		struct stat_counter *c = &s->counters[i];

@@ -62,7 +62,30 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-if ! cc -O1 -o busy busy.c || ! cc -O1 -o touch touch.c; then
+cat >fill.c <<'EOF'
+/* fill: fills the pipe on stdout without blocking, in lines of '#'. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(void)
+{
+	char line[4096];
+	int fl = fcntl(1, F_GETFL);
+
+	memset(line, '#', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\n';
+	if (fl < 0 || fcntl(1, F_SETFL, fl | O_NONBLOCK) < 0)
+		return 1;
+	while (write(1, line, sizeof(line)) == (ssize_t)sizeof(line))
+		;
+	if (errno != EAGAIN)
+		return 1;
+	return fcntl(1, F_SETFL, fl) < 0;
+}
+EOF
+if ! cc -O1 -o busy busy.c || ! cc -O1 -o touch touch.c || ! cc -O1 -o fill fill.c; then
 	not_ok "build the test programs"
 	exit 1
 fi
@@ -137,6 +160,49 @@ layout()
 	judge "$name" "$rc_perf" "$rc_prof"
 }
 
+# stopped RAW TOOL ARGS...: "TOOL stat ARGS" on a command that spins,
+# stops and spins again, the report in RAW; sets rc.  The command stays
+# stopped until the report shows an interval in which it did not run
+# ("<not counted>"): on a loaded machine any interval can be one (perf's
+# too, when the command got no CPU in it), so both tools are made to
+# print one
+stopped()
+{
+	local raw=$1 tool=$2 pid spid i
+
+	shift 2
+	rm -f stopped.pid
+	timeout 30 "$tool" stat "$@" sh -c \
+		'./busy 0.05; sh -c "echo \$\$ >stopped.pid; kill -STOP \$\$"; ./busy 0.05' \
+		2>"$raw" >/dev/null &
+	pid=$!
+	for i in $(seq 1000); do
+		spid=$(cat stopped.pid 2>/dev/null)
+		[ -n "$spid" ] && [ "$(awk '{ print $3 }' "/proc/$spid/stat" 2>/dev/null)" = T ] &&
+			grep -q '<not counted>' "$raw" && break
+		sleep 0.01
+	done
+	[ -n "$spid" ] && kill -CONT "$spid"
+	wait $pid
+	rc=$?
+}
+
+# layout_stopped NAME SHAPER ARGS...: layout's comparison on stopped's
+# command
+layout_stopped()
+{
+	local name=$1 shaper=$2 rc rc_perf
+
+	shift 2
+	stopped perf.raw perf "$@"
+	rc_perf=$rc
+	stopped prof.raw "$PROF" "$@"
+	$shaper <perf.raw >perf.out
+	$shaper <prof.raw >prof.out
+	cp prof.raw prof.err
+	judge "$name" "$rc_perf" "$rc"
+}
+
 layout "layout: default events" shape ./busy 0.05
 layout "layout: -r 3" shape -r 3 ./busy 0.02
 layout "layout: --null" shape --null ./busy 0.02
@@ -150,7 +216,7 @@ layout "layout: clocks by PMU syntax count in ns" shape \
 	-e software/config=1/,task-clock,software/config=0,name=cc/ ./busy 0.02
 layout "layout: -a" shape -a -e task-clock,cs sleep 0.05
 layout "layout: -C 0" shape -C 0 -e task-clock sleep 0.05
-layout "layout: -I 40" "once shape" -I 40 -e task-clock,page-faults ./busy 0.1
+layout_stopped "layout: -I 40" "once shape" -I 40 -e task-clock,page-faults
 if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
 	layout "layout: PMU events by sysfs name and by format term (-a)" shape \
 		-a -e msr/tsc/,msr/event=0x0,name=t0/ sleep 0.02
@@ -159,7 +225,7 @@ else
 fi
 layout "csv: -x ," "csv_shape ," -x , ./busy 0.02
 layout "csv: -x ';' -r 2" "csv_shape ;" -x ';' -r 2 ./busy 0.02
-layout "csv: -x , -I 40" "once csv_shape ," -x , -I 40 -e task-clock ./busy 0.1
+layout_stopped "csv: -x , -I 40" "once csv_shape ," -x , -I 40 -e task-clock
 # -I when prof wakes up late (stopped for 0.3 s here): the next interval
 # starts when the late one is printed, as in perf, so no two are printed
 # less than an interval apart (a catch-up burst of empty ones before)
@@ -177,6 +243,51 @@ if [ "$(echo "$gaps" | wc -l)" -ge 5 ] && [ "$(echo "$gaps" | head -n 1 | awk '{
 else
 	not_ok "-I: a late wake-up makes no catch-up intervals" "gaps between intervals (s):" "$(echo $gaps)"
 fi
+# -I: a command that ends while the tool prints an interval gets no
+# interval after it (perf's SIGCHLD handler ends its loop then), only one
+# that ends while the tool sleeps does (its poll is cut short).  Here the
+# tool is blocked writing its first interval to a full pipe when the
+# command ends: prof printed one more (empty) interval, as it did on a
+# loaded machine when the command ended during a print
+blocked()
+{
+	local raw=$1 tool=$2 pid cpid catpid i
+
+	rm -f out.fifo go.fifo cmd.pid
+	mkfifo out.fifo go.fifo || return 1
+	exec 7<>out.fifo
+	./fill >&7 || return 1
+	"$tool" stat -x , -I 100 -e task-clock \
+		sh -c 'echo $$ >cmd.pid; read x <go.fifo' 2>&7 7>&- &
+	pid=$!
+	# until the tool sleeps in a write to its stderr (x86-64's write is
+	# system call 1)
+	for i in $(seq 1000); do
+		[ -s cmd.pid ] && { grep -Eqx '(anon_)?pipe_write' "/proc/$pid/wchan" ||
+			grep -q '^1 0x2 ' "/proc/$pid/syscall"; } 2>/dev/null && break
+		sleep 0.01
+	done
+	cpid=$(cat cmd.pid)
+	# (no reader when something went wrong: end the command instead)
+	timeout 10 sh -c 'echo >go.fifo' || kill "$cpid"
+	for i in $(seq 1000); do
+		[ "$(awk '{ print $3 }' "/proc/$cpid/stat" 2>/dev/null)" = Z ] && break
+		sleep 0.01
+	done
+	grep -v '^#' out.fifo >"$raw" 7>&- &
+	catpid=$!
+	exec 7>&-
+	wait $pid
+	rc=$?
+	wait $catpid
+}
+blocked perf.raw perf
+rc_perf=$rc
+blocked prof.raw "$PROF"
+csv_shape , <perf.raw >perf.out
+csv_shape , <prof.raw >prof.out
+cp prof.raw prof.err
+judge "-I: no interval after the one being printed when the command ended" "$rc_perf" "$rc"
 layout "json: -j" json_shape -j ./busy 0.02
 layout "json: -j -r 2" json_shape -j -r 2 ./busy 0.02
 layout "json: -j -e with no metric" json_shape -j -e dummy ./busy 0.02
