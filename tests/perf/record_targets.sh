@@ -6,8 +6,9 @@
 # the test's own is the command, or runs meanwhile), each with -g (frame
 # pointers) and --call-graph dwarf, each written as a file, as a pipe-mode
 # stream (-o - into a file) and compressed (-z) (-t and -C: fp/file and
-# dwarf/-z only, to keep the run short); -p, -t, -a and -C record for
-# --duration 0.2.  For each recording:
+# dwarf/-z only, to keep the run short); -p, -t, -a and -C record until
+# the spinning program has run 0.1 s of CPU time (a command that waits for
+# it times them).  For each recording:
 #   - "perf report --header-only" reads it with nothing on stderr;
 #   - "perf report --stdio" and "prof report --stdio" print the same lines
 #     (dwarf: flat, -g none --no-children, as prof report does not unwind;
@@ -31,7 +32,8 @@ set -o pipefail
 
 mkdir -p "$TMP/bin"
 cat >"$TMP/bin/loop.c" <<'EOF'
-/* loop SECONDS: spins in two non-inlined functions for SECONDS. */
+/* loop SECONDS: spins in two non-inlined functions for SECONDS of CPU
+   time (a loaded machine stretches it, but the samples stay). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -53,7 +55,7 @@ static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -66,6 +68,18 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
+cat >"$TMP/bin/cputime" <<'EOF'
+#!/bin/sh
+# cputime PID TICKS: waits (60 s at most) until PID has run TICKS more
+# clock ticks of CPU time (utime + stime), or is gone
+t() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
+end=$(($(t "$1") + $2)) i=0
+while [ "$(t "$1")" -lt "$end" ] 2>/dev/null && [ $i -lt 6000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+EOF
+chmod 755 "$TMP/bin/cputime"
 if ! cc -O1 -g -fno-omit-frame-pointer -o "$TMP/bin/loop" "$TMP/bin/loop.c"; then
 	not_ok "build the loop workload"
 	exit 1
@@ -89,15 +103,17 @@ record()
 	pid | tid)	# (the target outlives the recording: killed after it)
 		"$LOOP" 60 &
 		bg=$!
-		args+=("-${target:0:1}" "$bg" --duration 0.2)
+		args+=("-${target:0:1}" "$bg")
 		;;
 	all | cpu0)
 		"$LOOP" 60 &
 		bg=$!
-		args+=(--duration 0.2)
 		if [ "$target" = all ]; then args+=(-a); else args+=(-C 0); fi
 		;;
 	esac
+	# (a target's recording lasts until the loop has run 10 ticks, 0.1 s,
+	# of CPU time in it, however little of a CPU a loaded machine gives it)
+	[ -n "$bg" ] && args+=(-- "$TMP/bin/cputime" "$bg" 10)
 	if [ "$out" = pipe ]; then
 		timeout 60 "$PROF" record -o - "${args[@]}" >"$f" 2>"$TMP/$name.err"
 	else
