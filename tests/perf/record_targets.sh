@@ -242,8 +242,11 @@ bg=$!
 start=$EPOCHREALTIME
 timeout 10 "$PROF" record -q -o "$TMP/self.data" -p $bg
 rc=$?
-# (gone, or a zombie the shell has not reaped yet)
-if [ $rc -eq 0 ] && { [ ! -e /proc/$bg ] || grep -q '^[0-9]* (.*) Z ' /proc/$bg/stat 2>/dev/null; } &&
+# (gone, a zombie the shell has not reaped yet, or still exiting: prof
+# sees the end when the kernel closes the task's counters, which comes
+# before the zombie; PF_EXITING, 0x4 in the flags, is set before it)
+if [ $rc -eq 0 ] && { [ ! -e /proc/$bg ] ||
+	sed 's/^.*) //' /proc/$bg/stat 2>/dev/null | awk '{ exit !($1 == "Z" || int($7 / 4) % 2) }'; } &&
 	perf report --header-only -i "$TMP/self.data" >/dev/null 2>&1; then
 	ok "-p stops when the process exits (after $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s)"
 else
