@@ -61,6 +61,9 @@ struct hist_layout {
 				   call chains pass through them */
 	int self_title;		/* "overhead" is titled "Self" (children
 				   mode without a strict --fields) */
+	int dso_sorted;		/* "dso" is one of the --sort keys (or of
+				   the default's), not only a column: perf's
+				   hists__has(dso) */
 };
 
 /*

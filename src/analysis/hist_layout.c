@@ -108,6 +108,7 @@ int hist_layout_parse(struct hist_layout *lay, const char *sort_order,
 	}
 	memcpy(lay->sort, keys, nr_keys * sizeof(keys[0]));
 	lay->nr_sort = nr_keys;
+	lay->dso_sorted = dim_in(keys, nr_keys, HD_DSO);
 
 	/* perf_hpp__init(): default columns unless -F is strict */
 	if (!strict_fields) {

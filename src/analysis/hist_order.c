@@ -73,12 +73,17 @@ static int input_cmp(const struct hist_layout *lay, const struct tree_key *a,
 			break;
 		case HD_SYM:
 			/* two unresolved: by address; else DSO, resolved
-			   first, then the symbols' ranges */
+			   first, then the symbols' ranges.  The DSO only
+			   when it is no sort key of its own: perf 6.1.y
+			   has the stable fix of sort__sym_cmp()'s test of
+			   hists__has(dso) (upstream cb39d05e67dc), which
+			   was always true before */
 			if (!a->has_sym && !b->has_sym) {
 				r = cmp_wrap(a->start, b->start);
 				break;
 			}
-			r = cmp_u64(a->dso, b->dso);
+			if (!lay->dso_sorted)
+				r = cmp_u64(a->dso, b->dso);
 			if (!r && a->has_sym != b->has_sym)
 				return a->has_sym ? -1 : 1;
 			if (!r && (a->inlined || b->inlined)) {
