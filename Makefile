@@ -14,9 +14,9 @@ VERSION := 0.1.0
 
 CC ?= cc
 CLANG ?= clang
-PKGS := libelf libdw libzstd liblzma
+PKGS := libelf libdw libzstd liblzma libtraceevent
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -lzstd -llzma)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -lzstd -llzma -ltraceevent)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wmissing-prototypes
 ifeq ($(CI),true)

@@ -469,7 +469,8 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 		for (u32 i = 0; i < f->nr_evsel; i++)
 			if (f->evsel[i].attr.type == PD_TYPE_TRACEPOINT &&
 			    (f->evsel[i].attr.sample_type & PD_SAMPLE_CALLCHAIN)) {
-				ctx->types[PD_TYPE_TRACEPOINT].fields |= SF_IP | SF_SYM | SF_DSO;
+				ctx->types[PD_TYPE_TRACEPOINT].fields |=
+					SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
 				break;
 			}
 
@@ -483,6 +484,8 @@ static int setup_fields(struct script_ctx *ctx, struct pd_file *f)
 		se->fields = ctx->types[out_type_of(evsel->attr.type)].fields;
 		se->callchain = ctx->use_callchain && (evsel->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 		se->attr_period = evsel->attr.sample_period;
+		if (evsel->attr.type == PD_TYPE_TRACEPOINT && ctx->pr.tf)
+			se->tp = trace_formats_event(ctx->pr.tf, evsel->attr.config);
 		/* perf script names a stream's events as the stream does */
 		if (evsel->stream_name)
 			snprintf(se->name, sizeof(se->name), "%s", evsel->stream_name);
@@ -524,6 +527,15 @@ static int script_configure(void *arg, struct pd_file *f, struct engine_config *
 		ctx->exit_status = 0;
 		return 1;
 	}
+	/* tracepoint fields print from the file's event formats */
+	for (u32 i = 0; i < f->nr_evsel && f->feat_data[PD_FEAT_TRACING_DATA]; i++)
+		if (f->evsel[i].attr.type == PD_TYPE_TRACEPOINT) {
+			ctx->pr.tf = trace_formats_parse(f->feat_data[PD_FEAT_TRACING_DATA],
+							 f->feat_size[PD_FEAT_TRACING_DATA], f->path);
+			if (ctx->pr.tf)
+				script_printer_trace(&ctx->pr);
+			break;
+		}
 	if (setup_fields(ctx, f))
 		return -1;
 	if (ctx->time_str && setup_time(ctx, f)) {
@@ -620,6 +632,7 @@ static void script_release(struct script_ctx *ctx)
 	free(ctx->tid_list);
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
+	trace_formats_free(ctx->pr.tf);
 	script_printer_free(&ctx->pr);
 }
 

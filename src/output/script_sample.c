@@ -192,6 +192,29 @@ static void put_callchain(struct script_printer *p, struct session *s, unsigned 
 		p->out.len = start;
 }
 
+/* perf's machine__resolve_kernel_addr(): the kernel symbol at *addr. */
+static const char *resolve_kernel(void *arg, u64 *addr)
+{
+	struct script_printer *p = arg;
+	struct addr_location node;
+	const struct symbol *sym;
+
+	if (session_resolve_addr_flags(p->cur_session, p->cur_al, p->cur_time,
+				       PD_MISC_KERNEL, *addr, SESSION_NO_SYMBOL, &node) ||
+	    !node.map || !node.dso)
+		return NULL;
+	sym = session_find_symbol(p->cur_session, node.dso, node.addr);
+	if (!sym)
+		return NULL;
+	*addr = *addr - node.addr + symbol_start(sym);
+	return symbol_name(sym);
+}
+
+void script_printer_trace(struct script_printer *p)
+{
+	trace_formats_set_resolver(p->tf, resolve_kernel, p);
+}
+
 int script_print_sample(struct script_printer *p, const struct script_event *e,
 			struct session *s, const struct pd_sample *sample,
 			struct addr_location *al, struct chain_walk *w)
@@ -212,6 +235,18 @@ int script_print_sample(struct script_printer *p, const struct script_event *e,
 	};
 
 	script_put_head(&p->out, e->fields, &head);
+	if ((e->fields & SF_TRACE) && e->tp && sample->raw) {
+		size_t len;
+		const char *text;
+
+		p->cur_session = s;
+		p->cur_al = al;
+		p->cur_time = sample->time;
+		text = trace_format_print(p->tf, e->tp, sample->cpu, sample->raw,
+						      sample->raw_size, &len);
+
+		script_put_mem(&p->out, text, len);
+	}
 	if (e->fields & SF_IP) {
 		if (e->callchain) {
 			script_put_char(&p->out, '\n');

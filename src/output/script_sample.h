@@ -26,6 +26,7 @@
 #define PROF_OUTPUT_SCRIPT_SAMPLE_H
 
 #include "script_stdio.h"
+#include "../event/trace_format.h"
 #include "../session/chain.h"
 #include "../session/session.h"
 
@@ -35,6 +36,8 @@ struct script_event {
 	int callchain;		/* with SF_IP: the call chain, one line a
 				   frame, instead of the sampled address */
 	u64 attr_period;	/* shown when a sample has no period */
+	struct tep_event *tp;	/* a tracepoint's format (SF_TRACE prints its
+				   fields), else NULL */
 	char name[256];		/* the event's name as printed */
 };
 
@@ -57,7 +60,17 @@ struct script_printer {
 	/* the command's, set before the first sample */
 	int nanosecs;		/* --ns: 9 decimals of the time */
 	int name_width;		/* the longest event name of the file */
+	struct trace_formats *tf;	/* the file's tracepoint formats, or
+					   NULL (the command's) */
+	/* the sample being printed, for the formats' kernel addresses */
+	struct session *cur_session;
+	const struct addr_location *cur_al;
+	u64 cur_time;
 };
+
+/* Sets up p->tf (made by the command) to resolve kernel addresses through
+ * the session of the sample being printed, as perf script does. */
+void script_printer_trace(struct script_printer *p);
 
 /* Sets p up to write to fd, its line cache empty. */
 void script_printer_init(struct script_printer *p, int fd);

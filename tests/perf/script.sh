@@ -175,13 +175,12 @@ fi
 # Old and foreign recordings: modules, pipe streams with event names of
 # their own, other machines' kernels.  Files whose samples need what prof
 # does not do yet are left out (KNOWN-DIFFERENCES.md): DWARF unwinding,
-# LBR call stacks, tracepoint and uprobe arguments, AUX traces, raw-event
+# LBR call stacks, AUX traces, raw-event
 # fields (weight, data_src).
 if [ -d "$FIXTURES" ]; then
 	unsupported=(kdab-perfparser/contentsize.data kdab-perfparser/vector_static_gcc_perf.data.zstd
 		kdab-perfparser/vector_static_gcc_perf.lbr.data kdab-perfparser/fork_static_gcc_perf.data.zstd
-		kdab-perfparser/parallel_static_gcc_perf.data.zstd kdab-perfparser/probe.data.file
-		kdab-perfparser/probe.data.stream google-perf_data_converter/quipper/perf.data.intel_pt-4.14
+		google-perf_data_converter/quipper/perf.data.intel_pt-4.14
 		google-perf_data_converter/quipper/perf.data.weight_struct)
 	awk -F'|' '/^\| `/ {
 		file = $2; verdict = $(NF - 1)

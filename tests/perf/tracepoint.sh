@@ -1,0 +1,134 @@
+#!/bin/bash
+# tests/perf/tracepoint.sh - tracepoint and probe samples: "prof script"
+# against perf's on files recorded at test time and on the shared fixtures
+# with tracepoints, byte for byte.
+#
+# Files (recorded with the system perf): sched:sched_switch system-wide
+# with call chains (-a -g) and without (-a); sched_switch alone on a
+# workload, with and without -g (a file of tracepoints only: perf's report
+# sorts it by "trace"); the process exec/fork/exit tracepoints on a
+# forking workload; syscalls tracepoints (dynamic string fields); irq and
+# timer tracepoints (kernel function pointers, %ps); cycles (or
+# cpu-clock) mixed with sched_switch, -g; a pipe-mode stream.  On each:
+# perf script's default output and -F sets with "trace".  Then the shared fixtures with tracepoints
+# and probes that perf 6.1 reads.  Recording needs tracefs and the right
+# to open tracepoints: without them the recorded files are skipped with
+# the reason.
+#
+# Comparison: stdout byte for byte and the exit status.
+
+# run-all: cost 30
+. "$(dirname "$0")/../lib.sh"
+set -o pipefail
+
+# both NAME FILE ARGS...: "perf script" and "prof script" with ARGS on FILE
+both()
+{
+	local name=$1 file=$2 rc_perf rc_prof pid
+
+	shift 2
+	perf script -i "$file" "$@" >"$TMP/perf.out" 2>"$TMP/perf.err" &
+	pid=$!
+	timeout -k 5 60 "$PROF" script -i "$file" "$@" >"$TMP/prof.out" 2>"$TMP/prof.err"
+	rc_prof=$?
+	wait $pid
+	rc_perf=$?
+	judge "script $name" "$rc_perf" "$rc_prof"
+}
+
+# record NAME PERF-RECORD-ARGS... [-- WORKLOAD]: record_workload or a
+# failed check
+record()
+{
+	if record_workload "$@"; then
+		return 0
+	fi
+	not_ok "tracepoint $1: perf record"
+	return 1
+}
+
+tracefs=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	if [ -r "$d/events/sched/sched_switch/format" ]; then
+		tracefs=$d
+		break
+	fi
+done
+can_record=1
+if [ -z "$tracefs" ]; then
+	can_record=0
+	why="tracefs is not readable (mount it, or run as root)"
+elif ! perf record -q -e sched:sched_switch -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+	can_record=0
+	why="perf cannot record tracepoints here (kernel.perf_event_paranoid, or not root)"
+fi
+
+if [ $can_record -eq 1 ]; then
+	# ---- sched_switch system-wide, with and without call chains ---------
+	if record swg -e sched:sched_switch -a -g -- sleep 0.2; then
+		f=$TMP/swg.data
+		both swg "$f"
+		both "swg -G" "$f" -G
+		both "swg -F trace" "$f" -F trace
+		both "swg -F comm,tid,time,event,trace,ip,sym" "$f" -F comm,tid,time,event,trace,ip,sym
+		both "swg -F trace:trace,ip,dso" "$f" -F trace:trace,ip,dso
+		both "swg -F +pid,+period" "$f" -F +pid,+period
+		both "swg --ns -C 0" "$f" --ns -C 0
+	fi
+	if record sw -e sched:sched_switch -a -- sleep 0.2; then
+		both sw "$TMP/sw.data"
+		both "sw -F trace,cpu" "$TMP/sw.data" -F trace,cpu
+	fi
+
+	# ---- a file of tracepoints only: perf's report sorts by trace -------
+	if record only -e sched:sched_switch -- forks; then
+		both only "$TMP/only.data"
+	fi
+	if record onlyg -e sched:sched_switch -g -- forks; then
+		both onlyg "$TMP/onlyg.data"
+	fi
+
+	# ---- exec, fork, exit on a forking workload --------------------------
+	if record procs -e sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit \
+		-- forks; then
+		both procs "$TMP/procs.data"
+		both "procs -F event,trace" "$TMP/procs.data" -F event,trace
+	fi
+
+	# ---- syscalls: string arguments --------------------------------------
+	if [ -d "$tracefs/events/syscalls" ] &&
+		record sys -e syscalls:sys_enter_openat,syscalls:sys_exit_openat -- forks; then
+		both sys "$TMP/sys.data"
+	fi
+
+	# ---- irq and timer: kernel function pointers -------------------------
+	if record irq -e 'timer:*' -a -- sleep 0.1; then
+		both irq "$TMP/irq.data"
+	fi
+
+	# ---- a hardware or software event mixed with a tracepoint ------------
+	if record mix -e cpu-clock -e sched:sched_switch -g -- forks; then
+		both mix "$TMP/mix.data"
+		both "mix -F trace" "$TMP/mix.data" -F trace
+		both "mix -F comm,event,trace,ip,sym" "$TMP/mix.data" -F comm,event,trace,ip,sym
+	fi
+
+	# ---- a pipe-mode stream ----------------------------------------------
+	if record --pipe pipe -e sched:sched_switch -a -- sleep 0.1; then
+		both pipe "$TMP/pipe.data"
+	fi
+else
+	skip "tracepoint recordings" "$why"
+fi
+
+# ---- the shared fixtures with tracepoints and probes ---------------------------
+if [ -d "$FIXTURES" ]; then
+	for rel in kdab-perfparser/probe.data.file kdab-perfparser/probe.data.stream \
+		kdab-perfparser/parallel_static_gcc_perf.data.zstd; do
+		[ -f "$FIXTURES/$rel" ] || continue
+		both "fixture $rel" "$FIXTURES/$rel"
+		both "fixture $rel -F trace" "$FIXTURES/$rel" -F trace
+	done
+else
+	skip "tracepoint fixtures" "$FIXTURES not found (set PROF_FIXTURES)"
+fi
