@@ -28,12 +28,39 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-/* The set: libtraceevent's handle and the buffer samples print into. */
+#define MEMO_BITS 12
+#define MEMO_SLOTS (1u << MEMO_BITS)	/* direct-mapped */
+#define MEMO_KEY 96		/* longer fields are not cached */
+#define MEMO_TEXT 224		/* nor texts this long (with the NUL) */
+#define MEMO_PROBE 4096		/* lookups before an event's hit rate is judged */
+
+/* One event's format and what the cache knows of it. */
+struct trace_event {
+	struct tep_event *tep;
+	u32 key_start;		/* where its own fields start in the raw data */
+	int memo;		/* its texts may be cached (see the header) */
+	u64 lookups, hits;
+};
+
+/* One slot of the text cache. */
+struct memo_slot {
+	const struct trace_event *ev;	/* NULL: empty */
+	u64 hash;
+	u16 key_len, text_len;
+	u8 key[MEMO_KEY];
+	char text[MEMO_TEXT];
+};
+
+/* The set: libtraceevent's handle, the events asked for, the cache and
+ * the buffer samples print into. */
 struct trace_formats {
 	struct tep_handle *tep;
 	struct trace_seq seq;	/* reset per sample, never freed between */
 	trace_resolver_fn *resolve;	/* NULL: none set */
 	void *resolve_arg;
+	struct trace_event **events;	/* those trace_formats_event() found */
+	u32 nr_events;
+	struct memo_slot *memo;		/* MEMO_SLOTS, allocated on first use */
 };
 
 /* A bounded reader over the blob. */
@@ -228,15 +255,105 @@ void trace_formats_free(struct trace_formats *tf)
 {
 	if (!tf)
 		return;
+	for (u32 i = 0; i < tf->nr_events; i++)
+		free(tf->events[i]);
+	free(tf->events);
+	free(tf->memo);
 	if (tf->seq.buffer)
 		trace_seq_destroy(&tf->seq);
 	tep_free(tf->tep);
 	free(tf);
 }
 
-struct tep_event *trace_formats_event(struct trace_formats *tf, u64 id)
+/* Whether the print argument arg (and those it holds) names a common
+ * field, or is of a kind not known here; both keep the event uncached. */
+static int names_common(const struct tep_print_arg *arg)
 {
-	return id > (u64)0x7fffffff ? NULL : tep_find_event(tf->tep, (int)id);
+	const char *name = NULL;
+
+	if (!arg)
+		return 0;
+	switch (arg->type) {
+	case TEP_PRINT_NULL:
+	case TEP_PRINT_ATOM:
+		return 0;
+	case TEP_PRINT_FIELD:
+		name = arg->field.name;
+		break;
+	case TEP_PRINT_FLAGS:
+		return names_common(arg->flags.field);
+	case TEP_PRINT_SYMBOL:
+		return names_common(arg->symbol.field);
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		return names_common(arg->hex.field) || names_common(arg->hex.size);
+	case TEP_PRINT_INT_ARRAY:
+		return names_common(arg->int_array.field) || names_common(arg->int_array.count) ||
+		       names_common(arg->int_array.el_size);
+	case TEP_PRINT_TYPE:
+		return names_common(arg->typecast.item);
+	case TEP_PRINT_STRING:
+	case TEP_PRINT_BSTRING:
+		name = arg->string.string;
+		break;
+	case TEP_PRINT_DYNAMIC_ARRAY:
+	case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+		if (!arg->dynarray.field)
+			return 1;
+		name = arg->dynarray.field->name;
+		if (names_common(arg->dynarray.index))
+			return 1;
+		break;
+	case TEP_PRINT_OP:
+		return names_common(arg->op.left) || names_common(arg->op.right);
+	case TEP_PRINT_FUNC:
+		for (const struct tep_print_arg *a = arg->func.args; a; a = a->next)
+			if (names_common(a))
+				return 1;
+		return 0;
+	case TEP_PRINT_BITMASK:
+	case TEP_PRINT_CPUMASK:
+		name = arg->bitmask.bitmask;
+		break;
+	default:
+		return 1;
+	}
+	return !name || !strncmp(name, "common_", 7);
+}
+
+/* Sets up what the cache knows of ev (see the header's fast path). */
+static void memo_setup(struct trace_event *ev)
+{
+	const struct tep_event *e = ev->tep;
+	const struct tep_format_field *f;
+
+	ev->memo = e->print_fmt.format && !strstr(e->print_fmt.format, "%p") && !e->handler &&
+		   !(e->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISFTRACE));
+	for (const struct tep_print_arg *a = e->print_fmt.args; ev->memo && a; a = a->next)
+		if (names_common(a))
+			ev->memo = 0;
+	for (f = e->format.common_fields; f; f = f->next)
+		if (f->offset >= 0 && f->size >= 0 && (u32)(f->offset + f->size) > ev->key_start)
+			ev->key_start = (u32)(f->offset + f->size);
+}
+
+struct trace_event *trace_formats_event(struct trace_formats *tf, u64 id)
+{
+	struct tep_event *e = id > (u64)0x7fffffff ? NULL : tep_find_event(tf->tep, (int)id);
+	struct trace_event *ev;
+
+	if (!e)
+		return NULL;
+	for (u32 i = 0; i < tf->nr_events; i++)
+		if (tf->events[i]->tep == e)
+			return tf->events[i];
+	/* the events asked for are few, each found once before the samples */
+	tf->events = xrealloc(tf->events, (tf->nr_events + 1) * sizeof(*tf->events));
+	ev = xcalloc(1, sizeof(*ev));
+	ev->tep = e;
+	memo_setup(ev);
+	tf->events[tf->nr_events++] = ev;
+	return ev;
 }
 
 /* libtraceevent's resolver: the set's, without modules' names. */
@@ -260,7 +377,42 @@ void trace_formats_set_resolver(struct trace_formats *tf, trace_resolver_fn *fn,
 		die("out of memory");
 }
 
-const char *trace_format_print(struct trace_formats *tf, struct tep_event *ev, u32 cpu,
+static u64 memo_hash(const u8 *key, u32 len)
+{
+	u64 h = 0x9e3779b97f4a7c15ULL ^ len;
+
+	for (u32 i = 0; i + 8 <= len; i += 8) {
+		u64 w;
+
+		memcpy(&w, key + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (u32 i = len & ~7u; i < len; i++)
+		h = (h ^ key[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+/* The cache slot of a sample's fields, when ev is cached and the fields
+ * fit a slot; NULL otherwise. */
+static struct memo_slot *memo_slot(struct trace_formats *tf, struct trace_event *ev,
+				   const u8 *raw, u32 size, u64 *hash)
+{
+	u32 key_len;
+
+	if (!ev->memo || size < ev->key_start || (key_len = size - ev->key_start) > MEMO_KEY)
+		return NULL;
+	if (ev->lookups++ == MEMO_PROBE && ev->hits < MEMO_PROBE / 4) {
+		ev->memo = 0;	/* its samples rarely repeat */
+		return NULL;
+	}
+	if (!tf->memo)
+		tf->memo = xcalloc(MEMO_SLOTS, sizeof(*tf->memo));
+	*hash = memo_hash(raw + ev->key_start, key_len);
+	return &tf->memo[*hash >> (64 - MEMO_BITS)];
+}
+
+const char *trace_format_print(struct trace_formats *tf, struct trace_event *ev, u32 cpu,
 			       const void *raw, u32 size, size_t *len)
 {
 	struct tep_record rec = {
@@ -268,10 +420,27 @@ const char *trace_format_print(struct trace_formats *tf, struct tep_event *ev, u
 		.size = (int)size,
 		.data = (void *)raw,
 	};
+	u64 hash = 0;
+	struct memo_slot *slot = memo_slot(tf, ev, raw, size, &hash);
+	u32 key_len = size - ev->key_start;
 
+	if (slot && slot->ev == ev && slot->hash == hash && slot->key_len == key_len &&
+	    !memcmp(slot->key, (const u8 *)raw + ev->key_start, key_len)) {
+		ev->hits++;
+		*len = slot->text_len;
+		return slot->text;
+	}
 	trace_seq_reset(&tf->seq);
-	tep_print_event(ev->tep, &tf->seq, &rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(ev->tep->tep, &tf->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&tf->seq);
 	*len = tf->seq.len;
+	if (slot && tf->seq.len < MEMO_TEXT && tf->seq.state == TRACE_SEQ__GOOD) {
+		slot->ev = ev;
+		slot->hash = hash;
+		slot->key_len = (u16)key_len;
+		memcpy(slot->key, (const u8 *)raw + ev->key_start, key_len);
+		slot->text_len = (u16)tf->seq.len;
+		memcpy(slot->text, tf->seq.buffer, tf->seq.len + 1);	/* and its NUL */
+	}
 	return tf->seq.buffer;
 }

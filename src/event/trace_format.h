@@ -13,10 +13,18 @@
  * (perf resolves kernel addresses itself), printk formats and, from
  * version 0.6, saved_cmdlines.
  *
- * Invariants: the formats are parsed once, when the set is made; printing
- * a sample allocates nothing (the text goes into the set's own buffer,
- * which grows only for a longer text than any before).  A set prints one
- * sample at a time: it is not for use on two threads at once.
+ * The fast path: what a sample prints depends only on the bytes of its
+ * event's own fields (past the common_* ones) when the print format names
+ * no common field and no kernel pointer (%p).  For such events the texts
+ * are kept in a cache keyed by those bytes, so a sample whose fields were
+ * seen before (a sched_switch between the same two tasks in the same
+ * state) is one hash, one compare and one copy; an event whose samples
+ * rarely repeat stops using the cache after a first look.
+ *
+ * Invariants: the formats are parsed once, when the set is made; a
+ * sample's text is what tep_print_event() prints for it, cached or not.
+ * A set prints one sample at a time: it is not for use on two threads at
+ * once.
  */
 #ifndef PROF_EVENT_TRACE_FORMAT_H
 #define PROF_EVENT_TRACE_FORMAT_H
@@ -26,7 +34,7 @@
 #include <stddef.h>
 
 struct trace_formats;
-struct tep_event;
+struct trace_event;
 
 /*
  * Parses a TRACING_DATA blob of size bytes.  Returns the set, or NULL
@@ -40,7 +48,7 @@ void trace_formats_free(struct trace_formats *tf);
 
 /* The format of tracepoint id (attr.config), or NULL when the set has
  * none. */
-struct tep_event *trace_formats_event(struct trace_formats *tf, u64 id);
+struct trace_event *trace_formats_event(struct trace_formats *tf, u64 id);
 
 /* A kernel address resolver for the formats' function pointers (%ps,
  * %pS): the name of the symbol at *addr, which it sets to the symbol's
@@ -57,7 +65,7 @@ void trace_formats_set_resolver(struct trace_formats *tf, trace_resolver_fn *fn,
  * cpu) as perf does, without a newline.  Returns the text, valid until the
  * next call, and its length in *len.
  */
-const char *trace_format_print(struct trace_formats *tf, struct tep_event *ev, u32 cpu,
+const char *trace_format_print(struct trace_formats *tf, struct trace_event *ev, u32 cpu,
 			       const void *raw, u32 size, size_t *len);
 
 #endif

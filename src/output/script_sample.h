@@ -36,7 +36,7 @@ struct script_event {
 	int callchain;		/* with SF_IP: the call chain, one line a
 				   frame, instead of the sampled address */
 	u64 attr_period;	/* shown when a sample has no period */
-	struct tep_event *tp;	/* a tracepoint's format (SF_TRACE prints its
+	struct trace_event *tp;	/* a tracepoint's format (SF_TRACE prints its
 				   fields), else NULL */
 	char name[256];		/* the event's name as printed */
 };
