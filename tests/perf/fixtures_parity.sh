@@ -63,9 +63,6 @@ not_yet=(
 	"kdab-perfparser/probe.data.file flat tracepoints"
 	"kdab-perfparser/probe.data.file callgraph tracepoints"
 	"kdab-perfparser/probe.data.file children tracepoints"
-	"kdab-perfparser/probe.data.file script tracepoints"
-	"kdab-perfparser/probe.data.stream script tracepoints"
-	"kdab-perfparser/parallel_static_gcc_perf.data.zstd script tracepoints"
 	# kernel map naming and addresses past the last kernel symbol
 	"mstange-linux-perf-data/sleep.compressed.pipe.data flat kernel addresses"
 	"mstange-linux-perf-data/sleep.compressed.pipe.data callgraph kernel addresses"
