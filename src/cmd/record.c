@@ -71,6 +71,7 @@ struct record {
 	double duration;	/* --duration seconds, 0 for none */
 	int compression;	/* -z level, 0 for none */
 	int switch_events;	/* --switch-events */
+	int last_e_first;	/* the first event of the last -e (--filter's) */
 
 	int pipe;		/* -o -: pipe mode */
 	struct record_sink sink;	/* the file or pipe, and the counts */
@@ -136,6 +137,7 @@ static int opt_event(const struct opt *opt, const char *arg, int unset)
 		ev_error_print(arg, &err);
 		return -1;
 	}
+	r->last_e_first = r->ctr.nr_events;
 	for (int i = 0; i < list.nr && !ret; i++) {
 		struct ev_event *ev = &list.events[i];
 
@@ -158,6 +160,36 @@ static int opt_event(const struct opt *opt, const char *arg, int unset)
 	}
 	ev_list_free(&list);
 	return ret;
+}
+
+/*
+ * --filter: the filter of every event of the last -e, which must all be
+ * tracepoints; a second --filter is joined to the first with "&&", as
+ * perf's evsel__append_tp_filter() joins them.
+ */
+static int opt_filter(const struct opt *opt, const char *arg, int unset)
+{
+	struct record *r = opt->value;
+
+	if (!r->ctr.nr_events)
+		return error("--filter option should follow a -e tracepoint option");
+	for (int i = r->last_e_first; i < r->ctr.nr_events; i++)
+		if (r->ctr.events[i].attr.type != PD_TYPE_TRACEPOINT)
+			return error("--filter option should follow a -e tracepoint option");
+	for (int i = r->last_e_first; i < r->ctr.nr_events; i++) {
+		struct record_event *ev = &r->ctr.events[i];
+		char *joined;
+
+		if (ev->filter) {
+			if (asprintf(&joined, "(%s) && (%s)", ev->filter, arg) < 0)
+				die("out of memory");
+			free(ev->filter);
+			ev->filter = joined;
+		} else {
+			ev->filter = xstrdup(arg);
+		}
+	}
+	return 0;
 }
 
 /* The default event ("cycles") into ev->attr; -e events come parsed. */
@@ -549,6 +581,9 @@ static int parse_options(struct record *r, int argc, char **argv)
 		OPT_CALLBACK('e', "event", r, "event",
 			     "event selector, perf's syntax: cpu-clock, sched:sched_switch, ... with :u, :k, ...",
 			     opt_event),
+		OPT_CALLBACK(0, "filter", r, "filter",
+			     "event filter of the tracepoints of the last -e (tracefs filter syntax)",
+			     opt_filter),
 		OPT_INTEGER('F', "freq", &r->freq, "profile at this frequency (default 4000)"),
 		OPT_U64('c', "count", &r->period, "event period to sample"),
 		OPT_BOOLEAN('g', NULL, &r->callgraph, "record call graphs (frame pointers)"),

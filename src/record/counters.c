@@ -216,6 +216,10 @@ static int open_event(struct counters *c, struct record_event *ev, pid_t child, 
 		ev->fds[i] = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &ev->ids[ev->nr_ids++]))
 			return error("cannot get the id of event '%s': %s", ev->spec, strerror(errno));
+		/* perf's words, with the errno it got */
+		if (ev->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
+			return error("failed to set filter \"%s\" on event %s with %d (%s)",
+				     ev->filter, ev->spec, errno, strerror(errno));
 		opened = 1;
 	}
 	if (!opened)
@@ -355,6 +359,7 @@ void counters_close(struct counters *c)
 		free(c->events[i].fds);
 		free(c->events[i].ids);
 		free(c->events[i].owned);
+		free(c->events[i].filter);
 	}
 	free(c->threads);
 	free(c->rings);

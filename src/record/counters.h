@@ -38,6 +38,8 @@ struct record_event {
 	char name[96];		/* spec after fallbacks: "cpu-clock" for cycles,
 				   ":u" added for user-only sampling */
 	struct pd_attr attr;
+	char *filter;		/* --filter: the tracepoint's filter, set on
+				   each counter (PERF_EVENT_IOC_SET_FILTER), or NULL */
 	u64 *ids;		/* nr_ids valid ids */
 	u32 nr_ids;
 	int *fds;		/* [cpu * nr_task_slots + slot], -1 when not open */

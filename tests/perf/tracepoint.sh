@@ -8,8 +8,11 @@
 # workload, with and without -g (a file of tracepoints only: perf's report
 # sorts it by "trace"); the process exec/fork/exit tracepoints on a
 # forking workload; syscalls tracepoints (dynamic string fields); irq and
-# timer tracepoints (kernel function pointers, %ps); cycles (or
-# cpu-clock) mixed with sched_switch, -g; a pipe-mode stream.  On each:
+# timer tracepoints (kernel function pointers, %ps); cpu-clock mixed with
+# sched_switch, -g; a pipe-mode stream; and prof record's own files
+# (sched_switch -a -g, --filter: perf script on them as prof script, only
+# the samples the filter passes; a filter the kernel refuses is one
+# error line).  On each:
 # perf script's default output and -F sets with "trace".  Then the shared fixtures with tracepoints
 # and probes that perf 6.1 reads.  Recording needs tracefs and the right
 # to open tracepoints: without them the recorded files are skipped with
@@ -112,6 +115,42 @@ if [ $can_record -eq 1 ]; then
 		both "mix -F trace" "$TMP/mix.data" -F trace
 		both "mix -F comm,event,trace,ip,sym" "$TMP/mix.data" -F comm,event,trace,ip,sym
 	fi
+
+	# ---- prof record: tracepoints, --filter; perf reads the files ---------
+	if "$PROF" record -q -e sched:sched_switch -a -g -o "$TMP/prec.data" -- sleep 0.1 \
+		>/dev/null 2>"$TMP/prec.err"; then
+		both "prof record -a -g" "$TMP/prec.data"
+	else
+		not_ok "prof record -e sched:sched_switch -a -g" "$(head -3 "$TMP/prec.err")"
+	fi
+	if "$PROF" record -q -e sched:sched_switch --filter 'prev_comm == "sleep"' \
+		-o "$TMP/pfilt.data" -- sleep 0.1 >/dev/null 2>"$TMP/pfilt.err"; then
+		both "prof record --filter" "$TMP/pfilt.data"
+		n=$(perf script -i "$TMP/pfilt.data" -F trace 2>/dev/null | grep -c .)
+		others=$(perf script -i "$TMP/pfilt.data" -F trace 2>/dev/null | grep -vc '^prev_comm=sleep ')
+		if [ "$n" -gt 0 ] && [ "$others" -eq 0 ]; then
+			ok "prof record --filter: only the samples the filter passes ($n)"
+		else
+			not_ok "prof record --filter: only the samples the filter passes" \
+				"$n samples, $others of them with another prev_comm"
+		fi
+	else
+		not_ok "prof record --filter" "$(head -3 "$TMP/pfilt.err")"
+	fi
+	"$PROF" record -q -e sched:sched_switch --filter 'nosuchfield == 0' -o "$TMP/pbad.data" \
+		-- true >/dev/null 2>"$TMP/pbad.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(grep -c . "$TMP/pbad.err")" -eq 1 ] &&
+		grep -q 'failed to set filter "nosuchfield == 0" on event sched:sched_switch' "$TMP/pbad.err"; then
+		ok "prof record --filter the kernel refuses: one error line"
+	else
+		not_ok "prof record --filter the kernel refuses: one error line" "status $rc" \
+			"$(head -3 "$TMP/pbad.err")"
+	fi
+	"$PROF" record -q -e cpu-clock --filter x -o "$TMP/pbad.data" -- true >/dev/null 2>&1
+	rc=$?
+	perf record -q -e cpu-clock --filter x -o "$TMP/pbad.data" -- true >/dev/null 2>&1
+	check "prof record --filter after a non-tracepoint: status $rc as perf's" test $rc -eq $?
 
 	# ---- a pipe-mode stream ----------------------------------------------
 	if record --pipe pipe -e sched:sched_switch -a -- sleep 0.1; then
