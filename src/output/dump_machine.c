@@ -77,7 +77,7 @@ void dump_resolve(struct dump_state *st, const struct pd_event *ev, const struct
 	ob_s64(o, al.tid);
 	ob_str(o, "\n ...... dso: ");
 	/* perf's thread__find_map(): no fallback to the other address space */
-	ob_str(o, al.dso ? dso_long_name(al.dso) : al.level == 'H' ? "[hypervisor]" : "<not found>");
+	ob_str(o, al.dso ? dso_loaded_name(al.dso) : al.level == 'H' ? "[hypervisor]" : "<not found>");
 	ob_chr(o, '\n');
 	if (!session_kernel_loaded(st->session))
 		touch_kernel_map(st, e, s, &al);

@@ -12,6 +12,8 @@
 
 #include "../util/error.h"
 
+#include <elf.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,10 +203,25 @@ static void put_fixed2(struct line *l, double v, int w)
 	put_mem(l, tmp, n < (int)sizeof(tmp) ? n : (int)sizeof(tmp) - 1);
 }
 
+/* Whether entry e is in the kernel's map, which perf maps addresses
+ * through unchanged (identity__map_ip): a kernel-mode entry whose DSO is
+ * not a module (those show as "[name]"). */
+static int kernel_map_entry(const struct hists *h, const struct hist_entry *e)
+{
+	const char *name = hist_string(h->strs, e->dso_name);
+
+	return e->level == 'k' && (name[0] != '[' || !strcmp(name, "[kernel.kallsyms]") ||
+				   !strcmp(name, "[kernel.vmlinux]"));
+}
+
 /* The symbol column: "[k] name", or "[.] 0x<16 digits>" when unresolved,
  * cut to width (an inlined entry's name is cut, its " (inlined)" is added
- * after); padded to it unless it is the last column. */
-static void put_sym(struct line *l, const struct hist_entry *e, int width, int pad)
+ * after); padded to it unless it is the last column.  A data symbol
+ * (STT_OBJECT: kallsyms' D and B symbols, which hold kernel addresses past
+ * the text) in the kernel's map prints whole with the entry's offset in
+ * it, "name+0x80314", as perf's _hist_entry__sym_snprintf() prints it. */
+static void put_sym(struct line *l, const struct hists *h, const struct hist_entry *e,
+		    int width, int pad)
 {
 	size_t start = l->len;
 	int n;
@@ -212,6 +229,21 @@ static void put_sym(struct line *l, const struct hist_entry *e, int width, int p
 	put_mem(l, "[", 1);
 	put_mem(l, &e->level, 1);
 	put_mem(l, "] ", 2);
+	if (e->sym && e->sym->type == STT_OBJECT && kernel_map_entry(h, e)) {
+		const char *name = symbol_name(e->sym);
+		size_t len = strlen(name);
+		char tmp[24];
+
+		/* printed whole: may be wider than the room reserved */
+		line_reserve(l, len + sizeof(tmp) + (width > 0 ? width : 0));
+		put_mem(l, name, len);
+		put_mem(l, tmp, snprintf(tmp, sizeof(tmp), "+0x%" PRIx64,
+					 (uint64_t)(e->addr - e->sym->start)));
+		n = l->len - start;
+		if (pad)
+			put_spaces(l, width - n);
+		return;
+	}
 	if (e->sym) {
 		const char *name = symbol_name(e->sym);
 
@@ -295,7 +327,7 @@ static void print_row(struct line *l, const struct hists *h, const struct hist_e
 			put_str_cut(l, hist_string(h->strs, e->dso_name), w);
 			break;
 		case HD_SYM:
-			put_sym(l, e, w, !last_col(lay, i));
+			put_sym(l, h, e, w, !last_col(lay, i));
 			break;
 		case HD_CPU: {
 			char tmp[32];

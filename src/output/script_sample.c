@@ -107,7 +107,7 @@ static void frame_keep(struct script_printer *p, struct script_frame_line *line,
 	if (cpumode == PD_MISC_KERNEL && !p->kernel_ready) {
 		/* kernel-mode lines are kept once the kernel's symbols (and
 		   with them the modules') are loaded */
-		if (node->map && !strcmp(dso_long_name(node->dso), "[kernel.kallsyms]")) {
+		if (node->map && node->dso && node->dso->kind == DSO_KIND_KERNEL) {
 			p->kernel_ready = 1;
 			frames_clear(p);
 		}

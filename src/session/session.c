@@ -95,7 +95,11 @@ struct session {
 	struct maps *all_maps;
 	struct maps kmaps;		/* kernel, modules, KSYMBOL maps */
 	struct map_array karr;
-	struct map *kernel_map;		/* [kernel.kallsyms], or NULL */
+	struct map *kernel_map;		/* the kernel's map, or NULL */
+	struct dso *kernel_dso;		/* the first kernel entry of the
+					   build-id table that is no module
+					   (perf takes its first such dso for
+					   the kernel map), or NULL */
 	int kernel_loaded;		/* its symbols were loaded */
 	int kernel_pending;		/* SESSION_DEFER_KERNEL deferred the
 					   load (session_kernel_pending()) */
@@ -502,6 +506,25 @@ static enum dso_kind user_dso_kind(const char *name)
 	return DSO_KIND_USER;
 }
 
+/* perf's is_kernel_module() for the name of a kernel-space dso: "[name]"
+ * is a module unless it is the kernel's ("[kernel.kallsyms]..."); a path
+ * is one when its base name ends in ".ko", before a ".gz" or ".xz"
+ * suffix (kmod_path__parse()). */
+static int kernel_module_name(const char *name)
+{
+	const char *base = strrchr(name, '/'), *ext;
+
+	base = base ? base + 1 : name;
+	if (base[0] == '[')
+		return strncmp(base, "[kernel.kallsyms]", 17) != 0;
+	ext = strrchr(base, '.');
+	if (!ext)
+		return 0;
+	if (!strcmp(ext, ".gz") || !strcmp(ext, ".xz"))
+		ext -= 3;
+	return ext > base && !strncmp(ext, ".ko", 3);
+}
+
 /* BUILD_ID feature: {header(8), pid(4), build_id[20], size(1), pad(3),
  * filename at 36}; records the ids
  * perf's perf_session__read_build_ids() would. */
@@ -528,12 +551,14 @@ static void read_build_ids(struct session *s)
 		if (misc & PD_MISC_BUILD_ID_SIZE)
 			bid_size = p[off + 32] <= 20 ? p[off + 32] : 20;
 		if (cpumode == PD_MISC_KERNEL)
-			kind = !strcmp(name, "[kernel.kallsyms]") ? DSO_KIND_KERNEL : DSO_KIND_MODULE;
+			kind = kernel_module_name(name) ? DSO_KIND_MODULE : DSO_KIND_KERNEL;
 		else if (cpumode == PD_MISC_USER)
 			kind = user_dso_kind(name);
 		else
 			goto next;
 		dso = dso_table_findnew(&s->dsos, name, kind);
+		if (kind == DSO_KIND_KERNEL && !s->kernel_dso && dso->kind == DSO_KIND_KERNEL)
+			s->kernel_dso = dso;
 		if (kind == DSO_KIND_MODULE)
 			dso->short_name = module_short_name(s, name);
 		dso_set_build_id(dso, p + off + 12, bid_size);
@@ -544,7 +569,10 @@ next:
 
 /* ---- record handlers --------------------------------------------------- */
 
-/* perf's machine__process_kernel_mmap_event() for the host. */
+/* perf's machine__process_kernel_mmap_event() for the host.  The kernel's
+ * dso is the build-id table's (its name as there: a vmlinux path when perf
+ * record used one), else "[kernel.kallsyms]"; one whose name has
+ * "vmlinux" in it shows as "[kernel.vmlinux]". */
 static void kernel_mmap(struct session *s, const char *name, u64 start, u64 len, u64 pgoff,
 			const u8 *bid, u32 bid_size)
 {
@@ -553,9 +581,11 @@ static void kernel_mmap(struct session *s, const char *name, u64 start, u64 len,
 	struct map *m;
 
 	if (!strncmp(name, kname, sizeof(kname) - 2)) {
-		struct dso *k = dso_table_findnew(&s->dsos, kname, DSO_KIND_KERNEL);
+		struct dso *k = s->kernel_dso;
 
-		if (s->opts_vmlinux)
+		if (!k)
+			k = s->kernel_dso = dso_table_findnew(&s->dsos, kname, DSO_KIND_KERNEL);
+		if (s->opts_vmlinux || strstr(k->long_name, "vmlinux"))
 			k->short_name = "[kernel.vmlinux]";
 		if (start == 0 && end == 0)
 			end = ~0ULL;
@@ -1099,7 +1129,7 @@ struct session *session_new(struct pd_file *f, const struct session_opts *opts)
 	s->karr.refs = 1;
 	read_build_ids(s);
 	/* the kernel's symbols are wanted early: read them meanwhile */
-	kallsyms_prefetch(&s->dsos, dso_table_find(&s->dsos, "[kernel.kallsyms]"));
+	kallsyms_prefetch(&s->dsos, s->kernel_dso);
 	/* perf_session__register_idle_thread() */
 	idle = thread_lookup(s, 0, 0, 1);
 	thread_set_comm(s, idle, "swapper", 8);
@@ -1132,6 +1162,13 @@ u32 dso_serial(const struct dso *dso)
 const char *dso_long_name(const struct dso *dso)
 {
 	return dso ? dso->long_name : "[unknown]";
+}
+
+const char *dso_loaded_name(const struct dso *dso)
+{
+	if (dso && dso->kind == DSO_KIND_KERNEL && dso->kallsyms_named)
+		return "[kernel.kallsyms]";
+	return dso_long_name(dso);
 }
 
 u64 symbol_start(const struct symbol *sym)

@@ -164,6 +164,10 @@ const char *dso_short_name(const struct dso *dso);
 u32 dso_serial(const struct dso *dso);
 /* The DSO's full path as recorded. */
 const char *dso_long_name(const struct dso *dso);
+/* Its long name as perf has it once its symbols are loaded: the kernel's
+ * is "[kernel.kallsyms]" when kallsyms gave it symbols, whatever name the
+ * build-id table gave it (a vmlinux path); others keep theirs. */
+const char *dso_loaded_name(const struct dso *dso);
 /* Whether dso gets its symbols from the kernel's load (kernel, modules). */
 int session_dso_is_kernel(const struct dso *dso);
 /* A symbol's name as perf prints it (demangled). */

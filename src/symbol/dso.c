@@ -356,6 +356,7 @@ void dso_load(struct dso_table *t, struct dso *dso)
 		if (kallsyms_load(t, dso, NULL, &l) < 0)
 			l.nr = 0;
 		dso_install_sorted(dso, &l);
+		dso->kallsyms_named = dso->nr_syms > 0;
 		goto ready;
 	}
 	symtree_init_lazy(&st);

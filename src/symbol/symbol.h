@@ -73,6 +73,9 @@ struct dso {
 				   read with dso_ready() on any thread */
 	int load_requested;	/* dso_load_async() was called (its caller's) */
 	int adjust_symbols;	/* ELF symbols were moved to file offsets */
+	int kallsyms_named;	/* KERNEL: its symbols came from a kallsyms
+				   file, after which perf's long name for it
+				   is "[kernel.kallsyms]" */
 	struct symbol *syms;	/* perf's tree in order (by start) */
 	u32 nr_syms;
 	/* lookup: disjoint ranges sorted by start */

@@ -15,11 +15,13 @@
 # Comparison: stdout byte for byte (trailing blanks ignored) and exit
 # status; the only line normalized is perf report's random tip line.
 #
-# Two lists at the top say which pairs are not compared in full:
+# Three lists at the top say which pairs are not compared in full:
 # - not_yet: (file, mode) pairs that need a perf feature prof does not
 #   have yet (issue 20: branch stacks, LBR call stacks, event groups,
 #   tracepoints).  Each prints "ok - ... # skip not yet: issue 20 WHAT";
 #   whoever lands the feature removes its lines.
+# - aux_trace: files with an AUX area trace, which prof does not decode:
+#   perf runs with --no-itrace, and prints the rest of the file as prof.
 # - perf_wrong: files where perf 6.1 stops early or prints what the file
 #   does not hold (each explained in tests/perf/KNOWN-DIFFERENCES.md,
 #   "Full reports on the shared fixtures").  For those, and for the files
@@ -63,18 +65,17 @@ not_yet=(
 	"kdab-perfparser/probe.data.file flat tracepoints"
 	"kdab-perfparser/probe.data.file callgraph tracepoints"
 	"kdab-perfparser/probe.data.file children tracepoints"
-	# kernel map naming and addresses past the last kernel symbol
-	"mstange-linux-perf-data/sleep.compressed.pipe.data flat kernel addresses"
-	"mstange-linux-perf-data/sleep.compressed.pipe.data callgraph kernel addresses"
-	"mstange-linux-perf-data/sleep.compressed.pipe.data children kernel addresses"
-	# AUX trace files: the samples besides the trace
-	"google-perf_data_converter/quipper/perf.data.intel_pt-4.14 flat AUX trace files"
-	"google-perf_data_converter/quipper/perf.data.intel_pt-4.14 comm,dso AUX trace files"
-	"google-perf_data_converter/quipper/perf.data.intel_pt-4.14 callgraph AUX trace files"
-	"google-perf_data_converter/quipper/perf.data.intel_pt-4.14 children AUX trace files"
-	"google-perf_data_converter/quipper/perf.data.intel_pt-4.14 script AUX trace files"
 	# memory samples (-d): script's addr, data_src and weight fields
 	"google-perf_data_converter/quipper/perf.data.weight_struct script memory samples"
+)
+
+# aux_trace: files with an AUX area trace (Intel PT, CoreSight ETM), which
+# perf decodes into samples of its own and prof does not (README, "prof
+# report"): compared with perf's output without the decoding (--no-itrace)
+aux_trace=(
+	android-simpleperf/etm_perf_kernel.data
+	android-simpleperf/etm_perf_with_unformatted_trace.data
+	google-perf_data_converter/quipper/perf.data.intel_pt-4.14
 )
 
 # perf_wrong: files perf 6.1 does not read to the end (KNOWN-DIFFERENCES.md)
@@ -107,6 +108,10 @@ declare -A skip_why
 for line in "${not_yet[@]}"; do
 	read -r file mode what <<<"$line"
 	skip_why["$file $mode"]=$what
+done
+declare -A no_itrace
+for rel in "${aux_trace[@]}"; do
+	no_itrace[$rel]=--no-itrace
 done
 declare -A reduced
 for rel in "${perf_wrong[@]}"; do
@@ -162,7 +167,7 @@ for rel in $(printf '%s\n' "${!verdict[@]}" | sort); do
 			skip "$rel: $mode as perf's" "not yet: issue 20 ${skip_why["$rel $mode"]}"
 			continue
 		fi
-		outputs "timeout -k 5 60 perf $args -i '$name'" \
+		outputs "timeout -k 5 60 perf $args ${no_itrace[$rel]:-} -i '$name'" \
 			"timeout -k 5 20 '$PROF' $args -i '$name'"
 		sed -i "${TIP_SED[@]}" "$TMP/perf.out" "$TMP/prof.out"
 		judge "$rel: $mode as perf's" "$rc_perf" "$rc_prof"

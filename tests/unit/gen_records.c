@@ -12,12 +12,18 @@
  *	comm PID TID NAME
  *	fork PID PPID TID PTID
  *	sample PID TID IP		(user mode, period 1)
+ *	ksample PID TID IP		(kernel mode, period 1)
+ *	kmmap START LEN PGOFF NAME	(a kernel MMAP: pid -1, tid 0)
+ *	buildid kernel|user NAME HEX	(an entry of the BUILD_ID feature)
  *
  * One cpu-clock attr with IP|TID|TIME|PERIOD and sample_id_all, so COMM
  * and FORK records end with a trailer {pid, tid, time} (the FORK's of the
  * new thread).  The record of line n has time 1000 * n; the records are
  * written in order, then one FINISHED_ROUND.  The file has no feature
- * sections.  Exit status 0, 1 when OUT cannot be written, 2 on bad use or
+ * section but BUILD_ID, when buildid lines give it entries: {header (8):
+ * type 0, misc (the cpumode), size; pid (4, -1 for the kernel, 0 for
+ * user space); build-id (20, padded to 24); name, NUL-padded to a
+ * multiple of 64}, as perf writes them.  Exit status 0, 1 when OUT cannot be written, 2 on bad use or
  * a bad line (message on stderr).
  */
 #include <stdio.h>
@@ -27,6 +33,7 @@
 #include "synth.h"
 
 #define MAX_FIELDS 6
+#define MAX_BUILD_IDS 4096	/* bytes of the BUILD_ID feature */
 
 static void usage(void)
 {
@@ -38,6 +45,39 @@ static void bad_line(unsigned n, const char *why)
 {
 	fprintf(stderr, "gen_records: line %u: %s\n", n, why);
 	exit(2);
+}
+
+/* Appends a BUILD_ID feature entry for line fields f[1..3] to feat. */
+static size_t add_build_id(u8 *feat, size_t len, char **f, unsigned line)
+{
+	size_t name_len = strlen(f[2]) + 1, pad = (64 - name_len % 64) % 64;
+	size_t size = 36 + name_len + pad;
+	u16 misc;
+	s32 pid;
+	u8 *e = feat + len;
+
+	if (!strcmp(f[1], "kernel")) {
+		misc = PD_MISC_KERNEL;
+		pid = -1;
+	} else if (!strcmp(f[1], "user")) {
+		misc = PD_MISC_USER;
+		pid = 0;
+	} else {
+		bad_line(line, "buildid wants kernel or user");
+	}
+	if (size > MAX_BUILD_IDS - len)
+		bad_line(line, "too many build-ids");
+	memset(e, 0, size);
+	memcpy(e + 4, &misc, 2);
+	memcpy(e + 6, &(u16){ (u16)size }, 2);
+	memcpy(e + 8, &pid, 4);
+	for (int i = 0; i < 20 && f[3][2 * i] && f[3][2 * i + 1]; i++) {
+		char hex[3] = { f[3][2 * i], f[3][2 * i + 1], 0 };
+
+		e[12 + i] = (u8)strtoul(hex, NULL, 16);
+	}
+	memcpy(e + 36, f[2], name_len);
+	return len + size;
 }
 
 /* Field i of f as a number (decimal or 0x hex). */
@@ -57,7 +97,8 @@ int main(int argc, char **argv)
 	char text[512], *f[MAX_FIELDS];
 	unsigned line = 0;
 	struct synth s;
-	size_t len;
+	static u8 build_ids[MAX_BUILD_IDS];
+	size_t len, build_ids_len = 0;
 	u8 *image;
 	FILE *out;
 
@@ -93,10 +134,30 @@ int main(int argc, char **argv)
 					       .ip = num(f, 3, line), .time = time, .period = 1 };
 
 			synth_sample(&s, 0, PD_MISC_USER, &v);
+		} else if (!strcmp(f[0], "ksample") && nf == 4) {
+			struct pd_sample v = { .pid = (u32)num(f, 1, line), .tid = (u32)num(f, 2, line),
+					       .ip = num(f, 3, line), .time = time, .period = 1 };
+
+			synth_sample(&s, 0, PD_MISC_KERNEL, &v);
+		} else if (!strcmp(f[0], "kmmap") && nf == 5) {
+			struct pd_id_trailer t = { .pid = (u32)-1, .tid = 0, .time = time };
+
+			synth_begin(&s, PD_REC_MMAP, PD_MISC_KERNEL);
+			synth_u32(&s, (u32)-1);
+			synth_u32(&s, 0);
+			for (int i = 1; i <= 3; i++)
+				synth_u64(&s, num(f, i, line));
+			synth_str(&s, f[4]);
+			synth_trailer(&s, 0, &t);
+			synth_end(&s);
+		} else if (!strcmp(f[0], "buildid") && nf == 4) {
+			build_ids_len = add_build_id(build_ids, build_ids_len, f, line);
 		} else {
-			bad_line(line, "not comm PID TID NAME, fork PID PPID TID PTID or sample PID TID IP");
+			bad_line(line, "not comm, fork, sample, ksample, kmmap or buildid with its fields");
 		}
 	}
+	if (build_ids_len)
+		synth_feature(&s, PD_FEAT_BUILD_ID, build_ids, build_ids_len);
 	synth_round(&s);
 	image = synth_image(&s, &len);
 	out = fopen(argv[1], "w");
