@@ -55,6 +55,10 @@ enum {
 /* The fields perf 6.1 prints by default for an event type. */
 #define DEFAULT_FIELDS (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | \
 			SF_SYMOFF | SF_DSO | SF_PERIOD)
+/* perf 6.1 adds these for raw events (each dropped when the samples do not
+ * carry it) */
+#define RAW_FIELDS (DEFAULT_FIELDS | SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT | \
+		    SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE)
 #define TRACEPOINT_FIELDS (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE)
 
 /* -F's field names, as perf spells them. */
@@ -142,7 +146,8 @@ static u32 attr_type_of(int t)
 static void default_fields(struct script_ctx *ctx)
 {
 	for (int t = 0; t < NR_OUT_TYPES; t++)
-		ctx->types[t].fields = t == PD_TYPE_TRACEPOINT ? TRACEPOINT_FIELDS : DEFAULT_FIELDS;
+		ctx->types[t].fields = t == PD_TYPE_TRACEPOINT ? TRACEPOINT_FIELDS :
+				       t == PD_TYPE_RAW ? RAW_FIELDS : DEFAULT_FIELDS;
 }
 
 /* Fields no event of type t may print (perf's invalid_fields). */
@@ -331,6 +336,22 @@ static int check_attr(struct out_type *o, struct pd_file *f,
 	if ((o->fields & SF_CPU) &&
 	    check_stype(o, f, evsel, PD_SAMPLE_CPU, "CPU", SF_CPU, "cpu", allow_user_set))
 		return -1;
+	/* the raw events' memory fields, which -F cannot name yet: dropped
+	   when missing */
+	if (!(st & PD_SAMPLE_ADDR))
+		o->fields &= ~SF_ADDR;
+	if (!(st & PD_SAMPLE_DATA_SRC))
+		o->fields &= ~SF_DATA_SRC;
+	if (!(st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)))
+		o->fields &= ~SF_WEIGHT;
+	if (!(st & PD_SAMPLE_WEIGHT_STRUCT))
+		o->fields &= ~SF_INS_LAT;
+	if (!(st & PD_SAMPLE_PHYS_ADDR))
+		o->fields &= ~SF_PHYS_ADDR;
+	if (!(st & PD_SAMPLE_DATA_PAGE_SIZE))
+		o->fields &= ~SF_DATA_PAGE_SIZE;
+	if (!(st & PD_SAMPLE_CODE_PAGE_SIZE))
+		o->fields &= ~SF_CODE_PAGE_SIZE;
 	return 0;
 }
 

@@ -11,7 +11,11 @@
  */
 #include "script_sample.h"
 
+#include "data_src.h"
 #include "../util/error.h"
+
+#include <inttypes.h>
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +219,66 @@ void script_printer_trace(struct script_printer *p)
 	trace_formats_set_resolver(p->tf, resolve_kernel, p);
 }
 
+/* perf's get_page_size_name(): "N/A" for 0, else the size in the largest
+ * unit (B, K, M, G) that leaves more than 1 (4096 is "4K", 1024 "1024B"). */
+static int page_size_name(u64 size, char *buf, size_t n)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	if (!size)
+		return snprintf(buf, n, "N/A");
+	while (size / 1024 > 1 && i < 3) {
+		size /= 1024;
+		i++;
+	}
+	return snprintf(buf, n, "%" PRIu64 "%c", (uint64_t)size, unit[i]);
+}
+
+/* The memory fields perf prints before the sampled address: addr,
+ * data_src, weight, ins_lat (WEIGHT_STRUCT's weight is its low 32 bits,
+ * ins_lat the next 16). */
+static void put_mem_fields(struct script_printer *p, unsigned fields, const struct pd_sample *sample)
+{
+	char buf[DATA_SRC_TEXT + 32];
+	int struct_weight = !!(sample->sample_type & PD_SAMPLE_WEIGHT_STRUCT);
+	u64 weight = struct_weight ? (u32)sample->weight : sample->weight;
+
+	if (fields & SF_ADDR)
+		script_put_mem(&p->out, buf, (size_t)snprintf(buf, sizeof(buf), "%16" PRIx64,
+							      (uint64_t)sample->addr));
+	if (fields & SF_DATA_SRC)
+		script_put_mem(&p->out, buf, data_src_field(sample->data_src, &p->data_src_width,
+							    buf, sizeof(buf)));
+	if (fields & SF_WEIGHT)
+		script_put_mem(&p->out, buf, (size_t)snprintf(buf, sizeof(buf), "%16" PRIu64,
+							      (uint64_t)weight));
+	if (fields & SF_INS_LAT)
+		script_put_mem(&p->out, buf,
+			       (size_t)snprintf(buf, sizeof(buf), "%16u",
+						struct_weight ? (unsigned)(u16)(sample->weight >> 32) : 0));
+}
+
+/* The ones perf prints after it: phys_addr and the page sizes. */
+static void put_mem_tail(struct script_printer *p, unsigned fields, const struct pd_sample *sample)
+{
+	char buf[64];
+
+	if (fields & SF_PHYS_ADDR)
+		script_put_mem(&p->out, buf, (size_t)snprintf(buf, sizeof(buf), "%16" PRIx64,
+							      (uint64_t)sample->phys_addr));
+	if (fields & SF_DATA_PAGE_SIZE) {
+		script_put_char(&p->out, ' ');
+		script_put_mem(&p->out, buf, (size_t)page_size_name(sample->data_page_size, buf,
+								     sizeof(buf)));
+	}
+	if (fields & SF_CODE_PAGE_SIZE) {
+		script_put_char(&p->out, ' ');
+		script_put_mem(&p->out, buf, (size_t)page_size_name(sample->code_page_size, buf,
+								     sizeof(buf)));
+	}
+}
+
 int script_print_sample(struct script_printer *p, const struct script_event *e,
 			struct session *s, const struct pd_sample *sample,
 			struct addr_location *al, struct chain_walk *w)
@@ -247,16 +311,19 @@ int script_print_sample(struct script_printer *p, const struct script_event *e,
 
 		script_put_mem(&p->out, text, len);
 	}
+	put_mem_fields(p, e->fields, sample);
 	if (e->fields & SF_IP) {
 		if (e->callchain) {
 			script_put_char(&p->out, '\n');
-			put_callchain(p, s, e->fields, w);
+			put_callchain(p, s, e->fields & SF_LINE_FIELDS, w);
 		} else {
 			script_put_char(&p->out, ' ');
 			put_frame(&p->out, SF_IP, al, sample->ip, 0);
-			put_cached(p, s, e->fields & ~SF_IP, al, sample->ip, al->cpumode, 0, NULL);
+			put_cached(p, s, e->fields & SF_LINE_FIELDS & ~SF_IP, al, sample->ip,
+				   al->cpumode, 0, NULL);
 		}
 	}
+	put_mem_tail(p, e->fields, sample);
 	script_put_char(&p->out, '\n');
 	return script_out_maybe_flush(&p->out);
 }

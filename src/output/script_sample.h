@@ -57,6 +57,8 @@ struct script_printer {
 	struct script_frame_line *lines;	/* the line cache (direct-mapped) */
 	int kernel_ready;	/* the kernel map was hit (and so loaded and
 				   shrunk): kernel-mode lines may be kept */
+	int data_src_width;	/* the widest data_src field printed so far
+				   (perf pads each to it) */
 	/* the command's, set before the first sample */
 	int nanosecs;		/* --ns: 9 decimals of the time */
 	int name_width;		/* the longest event name of the file */

@@ -30,7 +30,19 @@ enum script_field {
 	SF_DSO = 1u << 9,
 	SF_SYMOFF = 1u << 10,
 	SF_PERIOD = 1u << 11,
+	/* (bits 14 and 15 tag the line cache's slots: script_sample.c) */
+	/* what perf 6.1 adds for raw events whose samples carry it */
+	SF_ADDR = 1u << 16,		/* "%16lx" of the sample's addr */
+	SF_DATA_SRC = 1u << 17,		/* data_src, then its decoding */
+	SF_WEIGHT = 1u << 18,		/* "%16lu" */
+	SF_INS_LAT = 1u << 19,		/* "%16u": WEIGHT_STRUCT's second part */
+	SF_PHYS_ADDR = 1u << 20,	/* "%16lx", after the address's text */
+	SF_DATA_PAGE_SIZE = 1u << 21,	/* " 4K", after phys_addr */
+	SF_CODE_PAGE_SIZE = 1u << 22,
 };
+
+/* The fields a frame's line can show (the line cache's tags hold these). */
+#define SF_LINE_FIELDS 0x0fffu
 
 /* The output buffer: flushed to fd when it holds SCRIPT_OUT_FLUSH bytes. */
 struct script_out {

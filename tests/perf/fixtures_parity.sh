@@ -65,8 +65,6 @@ not_yet=(
 	"kdab-perfparser/probe.data.file flat tracepoints"
 	"kdab-perfparser/probe.data.file callgraph tracepoints"
 	"kdab-perfparser/probe.data.file children tracepoints"
-	# memory samples (-d): script's addr, data_src and weight fields
-	"google-perf_data_converter/quipper/perf.data.weight_struct script memory samples"
 )
 
 # aux_trace: files with an AUX area trace (Intel PT, CoreSight ETM), which

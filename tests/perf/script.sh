@@ -175,13 +175,11 @@ fi
 # Old and foreign recordings: modules, pipe streams with event names of
 # their own, other machines' kernels.  Files whose samples need what prof
 # does not do yet are left out (KNOWN-DIFFERENCES.md): DWARF unwinding,
-# LBR call stacks, AUX traces, raw-event
-# fields (weight, data_src).
+# LBR call stacks, AUX traces.
 if [ -d "$FIXTURES" ]; then
 	unsupported=(kdab-perfparser/contentsize.data kdab-perfparser/vector_static_gcc_perf.data.zstd
 		kdab-perfparser/vector_static_gcc_perf.lbr.data kdab-perfparser/fork_static_gcc_perf.data.zstd
-		google-perf_data_converter/quipper/perf.data.intel_pt-4.14
-		google-perf_data_converter/quipper/perf.data.weight_struct)
+		google-perf_data_converter/quipper/perf.data.intel_pt-4.14)
 	awk -F'|' '/^\| `/ {
 		file = $2; verdict = $(NF - 1)
 		gsub(/^[ `]+|[ `]+$/, "", file); gsub(/^ +/, "", verdict)

@@ -5,7 +5,7 @@
  * with another pid); not a unit test, built by the unit rule so it links
  * synth.h's dependencies.
  *
- *	gen_records OUT < lines
+ *	gen_records [--raw] OUT < lines
  *
  * Lines (numbers in decimal, or hex with 0x; blank lines and lines
  * starting with '#' are skipped):
@@ -15,8 +15,12 @@
  *	ksample PID TID IP		(kernel mode, period 1)
  *	kmmap START LEN PGOFF NAME	(a kernel MMAP: pid -1, tid 0)
  *	buildid kernel|user NAME HEX	(an entry of the BUILD_ID feature)
+ *	msample PID TID IP ADDR DATA_SRC WEIGHT PHYS DATA_PGSZ CODE_PGSZ
+ *					(--raw only: a memory sample)
  *
- * One cpu-clock attr with IP|TID|TIME|PERIOD and sample_id_all, so COMM
+ * One cpu-clock attr (--raw: a raw event, r1cd, whose samples also carry
+ * ADDR, DATA_SRC, WEIGHT_STRUCT, PHYS_ADDR and both page sizes, as a
+ * memory-sampling event's do) with IP|TID|TIME|PERIOD and sample_id_all, so COMM
  * and FORK records end with a trailer {pid, tid, time} (the FORK's of the
  * new thread).  The record of line n has time 1000 * n; the records are
  * written in order, then one FINISHED_ROUND.  The file has no feature
@@ -32,12 +36,12 @@
 
 #include "synth.h"
 
-#define MAX_FIELDS 6
+#define MAX_FIELDS 10
 #define MAX_BUILD_IDS 4096	/* bytes of the BUILD_ID feature */
 
 static void usage(void)
 {
-	fputs("usage: gen_records OUT < lines\n", stderr);
+	fputs("usage: gen_records [--raw] OUT < lines\n", stderr);
 	exit(2);
 }
 
@@ -102,9 +106,19 @@ int main(int argc, char **argv)
 	u8 *image;
 	FILE *out;
 
-	if (argc != 2)
+	int raw = argc == 3 && !strcmp(argv[1], "--raw");
+
+	if (argc != 2 && !raw)
 		usage();
+	argv += raw;
 	attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_PERIOD;
+	if (raw) {
+		attr.type = PD_TYPE_RAW;
+		attr.config = 0x1cd;
+		attr.sample_type |= PD_SAMPLE_ADDR | PD_SAMPLE_DATA_SRC | PD_SAMPLE_WEIGHT_STRUCT |
+				    PD_SAMPLE_PHYS_ADDR | PD_SAMPLE_DATA_PAGE_SIZE |
+				    PD_SAMPLE_CODE_PAGE_SIZE;
+	}
 	attr.flags = 1ULL << PD_ATTR_SAMPLE_ID_ALL | 1ULL << PD_ATTR_COMM | 1ULL << PD_ATTR_TASK;
 	synth_init(&s, 0);
 	synth_attr(&s, &attr, NULL, 0);
@@ -150,6 +164,16 @@ int main(int argc, char **argv)
 			synth_str(&s, f[4]);
 			synth_trailer(&s, 0, &t);
 			synth_end(&s);
+		} else if (!strcmp(f[0], "msample") && nf == 10 && raw) {
+			struct pd_sample v = {
+				.pid = (u32)num(f, 1, line), .tid = (u32)num(f, 2, line),
+				.ip = num(f, 3, line), .time = time, .period = 1,
+				.addr = num(f, 4, line), .data_src = num(f, 5, line),
+				.weight = num(f, 6, line), .phys_addr = num(f, 7, line),
+				.data_page_size = num(f, 8, line), .code_page_size = num(f, 9, line),
+			};
+
+			synth_sample(&s, 0, PD_MISC_USER, &v);
 		} else if (!strcmp(f[0], "buildid") && nf == 4) {
 			build_ids_len = add_build_id(build_ids, build_ids_len, f, line);
 		} else {
