@@ -69,14 +69,16 @@ static const struct {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "trace", SF_TRACE }, { "ip", SF_IP },
 	{ "sym", SF_SYM }, { "dso", SF_DSO }, { "symoff", SF_SYMOFF }, { "period", SF_PERIOD },
+	{ "data_src", SF_DATA_SRC }, { "weight", SF_WEIGHT }, { "ins_lat", SF_INS_LAT },
+	{ "phys_addr", SF_PHYS_ADDR }, { "data_page_size", SF_DATA_PAGE_SIZE },
+	{ "code_page_size", SF_CODE_PAGE_SIZE },
 };
 
 /* perf's other -F fields, which prof does not print yet. */
 static const char *const unsupported_fields[] = {
-	"addr", "srcline", "iregs", "uregs", "brstack", "brstacksym", "flags", "data_src",
-	"weight", "bpf-output", "brstackinsn", "brstackinsnlen", "brstackoff", "callindent",
-	"insn", "insnlen", "synth", "phys_addr", "metric", "misc", "srccode", "ipc", "tod",
-	"data_page_size", "code_page_size", "ins_lat", NULL,
+	"addr", "srcline", "iregs", "uregs", "brstack", "brstacksym", "flags",
+	"bpf-output", "brstackinsn", "brstackinsnlen", "brstackoff", "callindent",
+	"insn", "insnlen", "synth", "metric", "misc", "srccode", "ipc", "tod", NULL,
 };
 
 /* The fields of one output type, as perf keeps them. */
@@ -336,22 +338,32 @@ static int check_attr(struct out_type *o, struct pd_file *f,
 	if ((o->fields & SF_CPU) &&
 	    check_stype(o, f, evsel, PD_SAMPLE_CPU, "CPU", SF_CPU, "cpu", allow_user_set))
 		return -1;
-	/* the raw events' memory fields, which -F cannot name yet: dropped
-	   when missing */
+	/* addr (raw events' default; -F cannot name it yet) */
 	if (!(st & PD_SAMPLE_ADDR))
 		o->fields &= ~SF_ADDR;
-	if (!(st & PD_SAMPLE_DATA_SRC))
-		o->fields &= ~SF_DATA_SRC;
-	if (!(st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)))
-		o->fields &= ~SF_WEIGHT;
-	if (!(st & PD_SAMPLE_WEIGHT_STRUCT))
-		o->fields &= ~SF_INS_LAT;
-	if (!(st & PD_SAMPLE_PHYS_ADDR))
-		o->fields &= ~SF_PHYS_ADDR;
-	if (!(st & PD_SAMPLE_DATA_PAGE_SIZE))
-		o->fields &= ~SF_DATA_PAGE_SIZE;
-	if (!(st & PD_SAMPLE_CODE_PAGE_SIZE))
-		o->fields &= ~SF_CODE_PAGE_SIZE;
+	if ((o->fields & SF_DATA_SRC) &&
+	    check_stype(o, f, evsel, PD_SAMPLE_DATA_SRC, "DATA_SRC", SF_DATA_SRC, "data_src", 0))
+		return -1;
+	if ((o->fields & SF_WEIGHT) &&
+	    check_stype(o, f, evsel, PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
+			SF_WEIGHT, "weight", 0))
+		return -1;
+	if ((o->fields & SF_PHYS_ADDR) &&
+	    check_stype(o, f, evsel, PD_SAMPLE_PHYS_ADDR, "PHYS_ADDR", SF_PHYS_ADDR, "phys_addr",
+			allow_user_set))
+		return -1;
+	if ((o->fields & SF_DATA_PAGE_SIZE) &&
+	    check_stype(o, f, evsel, PD_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
+			SF_DATA_PAGE_SIZE, "data_page_size", 0))
+		return -1;
+	if ((o->fields & SF_CODE_PAGE_SIZE) &&
+	    check_stype(o, f, evsel, PD_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
+			SF_CODE_PAGE_SIZE, "code_page_size", 0))
+		return -1;
+	if ((o->fields & SF_INS_LAT) &&
+	    check_stype(o, f, evsel, PD_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", SF_INS_LAT,
+			"ins_lat", 0))
+		return -1;
 	return 0;
 }
 

@@ -10,7 +10,9 @@
 # machine may have no PMU to record one): data_src words that set each
 # op, level, snoop, snoopx, lock, TLB, level number, remote, block and
 # hops value, alone and together; page sizes from none to gigabytes.
-# Compared: script and report --stdio, with perf 6.1 on the same file.
+# Compared: script (default fields, and -F naming them) and report --stdio,
+# with perf 6.1 on the same file; and -F naming them on a file whose
+# samples lack them (an error).
 # run-all: cost 2
 . "$(dirname "$0")/../lib.sh"
 
@@ -56,4 +58,18 @@ compare "memory fields: script -F +period" "perf script -F +period -i '$TMP/mem.
 	"'$PROF' script -F +period -i '$TMP/mem.data'"
 compare "memory fields: script -F comm,tid,ip" "perf script -F comm,tid,ip -i '$TMP/mem.data'" \
 	"'$PROF' script -F comm,tid,ip -i '$TMP/mem.data'"
+compare "memory fields: script -F comm,data_src,weight,ip" \
+	"perf script -F comm,data_src,weight,ip -i '$TMP/mem.data'" \
+	"'$PROF' script -F comm,data_src,weight,ip -i '$TMP/mem.data'"
+compare "memory fields: script -F raw:comm,ins_lat,phys_addr,data_page_size,code_page_size" \
+	"perf script -F raw:comm,ins_lat,phys_addr,data_page_size,code_page_size -i '$TMP/mem.data'" \
+	"'$PROF' script -F raw:comm,ins_lat,phys_addr,data_page_size,code_page_size -i '$TMP/mem.data'"
 report_both "memory fields: report" "$TMP/mem.data"
+
+# named with -F for samples that do not carry them: an error (status 255)
+printf '%s\n' "comm 100 100 work" "sample 100 100 0x400000" | "$gen" "$TMP/clock.data"
+for field in data_src weight ins_lat phys_addr data_page_size code_page_size; do
+	compare "memory fields: script -F comm,$field without it" \
+		"perf script -F comm,$field -i '$TMP/clock.data'" \
+		"'$PROF' script -F comm,$field -i '$TMP/clock.data'"
+done
