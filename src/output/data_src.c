@@ -106,6 +106,8 @@ static void lvl(struct sbuf *b, u64 v)
 	if (bits(v, 37, 1))
 		sb_add(b, "Remote ");
 	if (hops)
+		/* perf's table has 5 names: glibc prints the NULL past them
+		   as "(null)" */
 		sb_add(b, "%s ", mem_hops[hops] ? mem_hops[hops] : "(null)");
 	else
 		printed = names(b, m & ~6ULL, mem_lvl, NR(mem_lvl), 0);
