@@ -509,7 +509,8 @@ static enum dso_kind user_dso_kind(const char *name)
 /* perf's is_kernel_module() for the name of a kernel-space dso: "[name]"
  * is a module unless it is the kernel's ("[kernel.kallsyms]..."); a path
  * is one when its base name ends in ".ko", before a ".gz" or ".xz"
- * suffix (kmod_path__parse()). */
+ * suffix (kmod_path__parse()); perf 6.1 knows no ".zst", so it takes
+ * "x.ko.zst" for a kernel. */
 static int kernel_module_name(const char *name)
 {
 	const char *base = strrchr(name, '/'), *ext;
@@ -520,8 +521,11 @@ static int kernel_module_name(const char *name)
 	ext = strrchr(base, '.');
 	if (!ext)
 		return 0;
-	if (!strcmp(ext, ".gz") || !strcmp(ext, ".xz"))
-		ext -= 3;
+	if (!strcmp(ext, ".gz") || !strcmp(ext, ".xz")) {
+		if (ext - base <= 3)
+			return 0;
+		ext -= 3;	/* where ".ko" would start */
+	}
 	return ext > base && !strncmp(ext, ".ko", 3);
 }
 

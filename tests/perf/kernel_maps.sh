@@ -92,6 +92,9 @@ same "vmlinux path" "buildid kernel /usr/lib/debug/boot/vmlinux-test $bid"
 same "other path" "buildid kernel /boot/vmlinuz-test $bid"
 same "module first" "buildid kernel /lib/modules/test/kernel/foo.ko.xz $bid" \
 	"buildid kernel /usr/lib/debug/boot/vmlinux-test $bid"
+same "zstd module first (perf 6.1 takes it for a kernel)" \
+	"buildid kernel /lib/modules/test/kernel/foo.ko.zst $bid" \
+	"buildid kernel /usr/lib/debug/boot/vmlinux-test $bid"
 same "[kernel.kallsyms] first" "buildid kernel [kernel.kallsyms] $bid" \
 	"buildid kernel /usr/lib/debug/boot/vmlinux-test $bid"
 same "vmlinux of another kernel" \
