@@ -14,6 +14,7 @@
  * a second.
  */
 #include "cmds.h"
+#include "../analysis/branch_hist.h"
 #include "../analysis/chainstats.h"
 #include "../analysis/filters.h"
 #include "../analysis/hist.h"
@@ -21,6 +22,7 @@
 #include "../format/evname.h"
 #include "../format/feature.h"
 #include "../format/reader.h"
+#include "../output/branch_stdio.h"
 #include "../output/dump.h"
 #include "../output/header.h"
 #include "../output/report_stdio.h"
@@ -77,6 +79,7 @@ struct report_ctx {
 					   functions (session_inlines()) */
 	const char *vmlinux, *symfs;	/* -k, --symfs */
 	int threads;			/* --threads: 1 keeps to one thread */
+	int branch_opt;			/* -b: 1, --no-branch-stack: 0, else -1 */
 
 	/* processing state */
 	struct engine_config ecfg;	/* what the engine reads with */
@@ -93,6 +96,14 @@ struct report_ctx {
 
 	/* --stats on a file with call chains */
 	struct chainstats *chainstats;
+
+	/* branch mode */
+	struct branch_layout blay;
+	struct branch_hist *bhists;	/* one per event */
+	struct branch_resolver bres;
+	struct hist_strings *bstrs;	/* for the filters */
+	int filtering;			/* a filter was given */
+	const struct pd_file *bfile;	/* the file read */
 };
 
 static const char *const report_usage[] = {
@@ -353,6 +364,179 @@ out:
 	return ctx->exit_status;
 }
 
+/* ---- branch mode -------------------------------------------------------- */
+
+/*
+ * perf's branch mode rule (cmd_report()): the default on a file whose
+ * header has HEADER_BRANCH_STACK (not a stream: perf decides before it
+ * reads one, and not with user stacks), -b forces it, --no-branch-stack
+ * turns it off.
+ */
+static int branch_mode(const struct report_ctx *ctx, const struct pd_file *f)
+{
+	u64 sample_type = 0;
+	int has;
+
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		sample_type |= f->evsel[i].attr.sample_type;
+	has = !f->pipe_mode && pd_has_feature(f, PD_FEAT_BRANCH_STACK) &&
+	      !(sample_type & PD_SAMPLE_STACK_USER);
+	return ctx->branch_opt == 1 || (ctx->branch_opt == -1 && has);
+}
+
+/* Branch mode's configure hook: the time and CPU filters, the sample
+ * filters, the histograms. */
+static int branch_configure(void *arg, struct pd_file *f, struct engine_config *cfg)
+{
+	struct report_ctx *ctx = arg;
+	const struct filter_args fa = { ctx->comms, ctx->dsos, ctx->symbols, ctx->pids, ctx->tids };
+	struct report_stdio_opts *so = &ctx->so;
+	u64 sample_type = 0;
+
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		sample_type |= f->evsel[i].attr.sample_type;
+	if (!f->pipe_mode && !(sample_type & PD_SAMPLE_BRANCH_STACK))
+		return error("selected -b but no branch data: was the file recorded without -b?");
+	if (branch_layout_parse(&ctx->blay, ctx->sort_order, ctx->show_nr_samples,
+				ctx->show_total_period))
+		return -1;
+	if (ctx->field_order)
+		return error("--fields is not supported in branch mode yet "
+			     "(--no-branch-stack gives the ordinary report)");
+	if (ctx->percentage && strcmp(ctx->percentage, "relative") &&
+	    strcmp(ctx->percentage, "absolute"))
+		return error("invalid --percentage '%s': use relative or absolute",
+			     ctx->percentage);
+	so->quiet = ctx->quiet;
+	so->header_hint = !ctx->header;
+	if (ctx->time_str && parse_time(ctx, f)) {
+		report_stdio_begin(stdout, &ctx->lay, so, 0);
+		ctx->exit_status = -EINVAL;
+		return 1;
+	}
+	if (hist_filters_parse(&ctx->filters, &fa, NULL))
+		return -1;
+	ctx->filtering = ctx->comms || ctx->dsos || ctx->symbols || ctx->pids || ctx->tids;
+	if (ctx->cpus) {
+		int r = 0;
+
+		if (!(sample_type & PD_SAMPLE_CPU))
+			error("file does not contain CPU events: remove -C to proceed");
+		else
+			r = cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, pd_feature_nr_cpus(f, CPU_LIST_MAX));
+		if (r == -1)
+			return -1;
+		if (r || !(sample_type & PD_SAMPLE_CPU)) {
+			pager_start();
+			report_stdio_begin(stdout, &ctx->lay, so, 0);
+			return 1;
+		}
+	}
+	ctx->bhists = xcalloc(f->nr_evsel ? f->nr_evsel : 1, sizeof(*ctx->bhists));
+	for (u32 i = 0; i < f->nr_evsel; i++)
+		branch_hist_init(&ctx->bhists[i], &ctx->blay);
+	if (ctx->filtering)
+		ctx->bstrs = hist_strings_new();
+	cfg->resolve_flags = ctx->symbols ? 0 : SESSION_NO_SYMBOL;
+	cfg->time_ranges = ctx->time_ranges;
+	cfg->nr_time_ranges = ctx->nr_time_ranges;
+	cfg->cpu_bitmap = ctx->cpu_bitmap;
+	return 0;
+}
+
+/* Every record other than a sample may change the maps: the resolution
+ * cache starts again after it. */
+static int branch_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
+{
+	struct report_ctx *ctx = vctx;
+
+	(void)f;
+	if (ev->hdr->type != PD_REC_SAMPLE && ctx->bres.cache)
+		branch_hist_flush(&ctx->bres);
+	return 0;
+}
+
+static int branch_sample(void *vctx, struct engine_sample *s)
+{
+	struct report_ctx *ctx = vctx;
+	u8 filtered = 0;
+
+	if (!ctx->bres.session)
+		branch_resolver_init(&ctx->bres, s->session);
+	if (!(s->sample.sample_type & PD_SAMPLE_BRANCH_STACK) || !s->sample.branch_nr)
+		return 0;
+	if (ctx->filtering)
+		filtered = hist_filter_sample(ctx->bstrs, &ctx->filters, &s->al, s->sample.ip);
+	branch_hist_add_sample(&ctx->bhists[s->evsel - ctx->bfile->evsel], &ctx->bres, &s->al,
+			       s->sample.branch, s->sample.branch_nr, filtered);
+	return 0;
+}
+
+/* The report in branch mode: one histogram of branches per event. */
+static int branch_report(struct report_ctx *ctx, struct pd_file *f)
+{
+	const struct engine_consumer consumer = {
+		.record = branch_record, .sample = branch_sample, .arg = ctx,
+	};
+	struct engine_config cfg = {
+		.sopts = { .vmlinux = ctx->vmlinux, .symfs = ctx->symfs },
+		.threads = 1,
+		.progress = !ctx->quiet && isatty(2),
+	};
+	struct branch_stdio_opts bo = { 0 };
+	struct engine *eng;
+	u64 nr_entries = 0;
+	int ret;
+
+	ctx->bfile = f;
+	eng = engine_new(&cfg, branch_configure, ctx);
+	ret = engine_stream(eng, f, &consumer);
+	if (ret)
+		goto out;
+	warn_lost(ctx, f);
+	pager_start();
+	for (u32 i = 0; i < f->nr_evsel; i++) {
+		branch_hist_finish(&ctx->bhists[i], &ctx->bres, ctx->dsos != NULL);
+		nr_entries += ctx->bhists[i].nr_entries;
+	}
+	if (!nr_entries) {
+		report_stdio_begin(stdout, &ctx->lay, &ctx->so, 0);
+		error("the %s data has no samples", f->path);
+		goto out;
+	}
+	ctx->so.total_lost_samples = f->stats.total_lost_samples;
+	report_stdio_begin(stdout, &ctx->lay, &ctx->so, 1);
+	bo.quiet = ctx->quiet;
+	bo.relative = ctx->percentage && !strcmp(ctx->percentage, "relative");
+	bo.min_percent = ctx->percent_limit ? strtof(ctx->percent_limit, NULL) : 0;
+	bo.time_str = ctx->time_str;
+	for (u32 i = 0; i < f->nr_evsel; i++) {
+		char name[256];
+
+		if (!ctx->bhists[i].nr_samples)
+			continue;
+		pd_evsel_name(f, &f->evsel[i], name, sizeof(name));
+		branch_stdio_hist(stdout, &ctx->bhists[i], name, &bo);
+	}
+	report_stdio_end(stdout, &ctx->so);
+out:
+	engine_free(eng);
+	if (ctx->bhists)
+		for (u32 i = 0; i < f->nr_evsel; i++)
+			branch_hist_release(&ctx->bhists[i]);
+	free(ctx->bhists);
+	if (ctx->bres.cache)
+		branch_resolver_release(&ctx->bres);
+	if (ctx->bstrs)
+		hist_strings_free(ctx->bstrs);
+	hist_filters_free(&ctx->filters);
+	free(ctx->cpu_bitmap);
+	free(ctx->time_ranges);
+	if (ret < 0)
+		return ret;
+	return ctx->exit_status;
+}
+
 /* --stats: a record other than a sample decoded (decode_record()) before
  * the session model takes it. */
 static int chainstats_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
@@ -459,6 +643,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_ctx ctx = {
 		.children_opt = -1,
+		.branch_opt = -1,
 		.inline_frames = 1,
 		/* perf's default: the running kernel's */
 		.max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0),
@@ -504,6 +689,8 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOLEAN(0, "inline", &ctx.inline_frames, "show inline function (default)"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "directory", "look for files with symbols relative to this directory"),
+		OPT_BOOLEAN('b', "branch-stack", &ctx.branch_opt,
+			    "use branch records for per branch histogram filling"),
 		OPT_INTEGER(0, "threads", &ctx.threads, "threads to use (1: one; default: two when there are two CPUs)"),
 		OPT_END(),
 	};
@@ -551,6 +738,8 @@ int cmd_report(int argc, char **argv)
 			ret = -1;
 	} else if (ctx.stats) {
 		ret = stats_report(&ctx, &f);
+	} else if (branch_mode(&ctx, &f)) {
+		ret = branch_report(&ctx, &f);
 	} else {
 		ret = flat_report(&ctx, &f);
 	}
