@@ -72,11 +72,12 @@ static const struct {
 	{ "data_src", SF_DATA_SRC }, { "weight", SF_WEIGHT }, { "ins_lat", SF_INS_LAT },
 	{ "phys_addr", SF_PHYS_ADDR }, { "data_page_size", SF_DATA_PAGE_SIZE },
 	{ "code_page_size", SF_CODE_PAGE_SIZE },
+	{ "brstack", SF_BRSTACK }, { "brstacksym", SF_BRSTACKSYM },
 };
 
 /* perf's other -F fields, which prof does not print yet. */
 static const char *const unsupported_fields[] = {
-	"addr", "srcline", "iregs", "uregs", "brstack", "brstacksym", "flags",
+	"addr", "srcline", "iregs", "uregs", "flags",
 	"bpf-output", "brstackinsn", "brstackinsnlen", "brstackoff", "callindent",
 	"insn", "insnlen", "synth", "metric", "misc", "srccode", "ipc", "tod", NULL,
 };

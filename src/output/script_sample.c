@@ -279,6 +279,105 @@ static void put_mem_tail(struct script_printer *p, unsigned fields, const struct
 	}
 }
 
+/* perf 6.1's names of branch types (PERF_BR_*), and of the extended
+ * ones (PERF_BR_EXTEND_ABI's new_type) */
+static const char *const branch_type_names[16] = {
+	"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
+	"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", NULL,
+};
+static const char *const branch_new_type_names[16] = {
+	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4",
+	"ARCH_5",
+};
+
+/* perf's thread__find_symbol_fb(): the sample's cpumode, then the one of
+ * the address's half of the address space (x86_64's kernel_start, 1 << 63) */
+static void branch_resolve(struct session *s, const struct addr_location *al, u64 addr,
+			   struct addr_location *a)
+{
+	u8 mode = addr >= 1ULL << 63 ? PD_MISC_KERNEL : PD_MISC_USER;
+
+	session_resolve_addr_flags(s, al, 0, al->cpumode, addr, 0, a);
+	if (!a->map && mode != al->cpumode)
+		session_resolve_addr_flags(s, al, 0, mode, addr, 0, a);
+}
+
+/* perf's symbol__fprintf_symname_offs() then, with DSO, "(name)". */
+static void put_branch_sym(struct script_out *o, const struct addr_location *a)
+{
+	char tmp[64];
+
+	if (a->sym) {
+		const char *name = symbol_name(a->sym);
+		u64 off = a->addr < symbol_end(a->sym) ? a->addr - symbol_start(a->sym) :
+			  a->addr - map_start(a->map) - symbol_start(a->sym);
+
+		script_put_mem(o, name, strlen(name));
+		script_put_mem(o, tmp, snprintf(tmp, sizeof(tmp), "+0x%llx", (unsigned long long)off));
+	} else {
+		script_put_mem(o, "[unknown]", 9);
+	}
+}
+
+static void put_branch_dso(struct script_out *o, unsigned fields, const struct addr_location *a)
+{
+	const char *name;
+
+	if (!(fields & SF_DSO))
+		return;
+	name = a->map ? dso_long_name(a->dso) : "[unknown]";
+	if (a->map && name[0] != '[' && session_dso_is_kernel(a->dso) && !a->dso->build_id_size)
+		name = dso_short_name(a->dso);
+	script_put_char(o, '(');
+	script_put_mem(o, name, strlen(name));
+	script_put_char(o, ')');
+}
+
+/*
+ * perf's perf_sample__fprintf_brstack() and _brstacksym(): each branch
+ * as " 0xfrom/0xto" (with DSO, each "(name)" after it) or
+ * "sym+off/sym+off", then its flags "/M|P|-/X|-/A|-/cycles/type ".
+ */
+static void put_branch_stack(struct script_out *o, struct session *s, unsigned fields,
+			     const struct pd_sample *sample, const struct addr_location *al)
+{
+	char tmp[96];
+
+	for (u64 i = 0; i < sample->branch_nr; i++) {
+		const u8 *b = sample->branch + 24 * i;
+		u64 from = pd_get64(b), to = pd_get64(b + 8), fl = pd_get64(b + 16);
+		unsigned type = (fl >> 20) & 15;
+		const char *tname = type == 15 ? branch_new_type_names[(fl >> 26) & 15] :
+				    branch_type_names[type];
+		struct addr_location af, at;
+		int n;
+
+		if ((fields & SF_DSO) || !(fields & SF_BRSTACK)) {
+			branch_resolve(s, al, from, &af);
+			branch_resolve(s, al, to, &at);
+		}
+		if (fields & SF_BRSTACK) {
+			script_put_mem(o, tmp, snprintf(tmp, sizeof(tmp), " 0x%llx",
+							(unsigned long long)from));
+			put_branch_dso(o, fields, &af);
+			script_put_mem(o, tmp, snprintf(tmp, sizeof(tmp), "/0x%llx",
+							(unsigned long long)to));
+			put_branch_dso(o, fields, &at);
+		} else {
+			put_branch_sym(o, &af);
+			put_branch_dso(o, fields, &af);
+			script_put_char(o, '/');
+			put_branch_sym(o, &at);
+			put_branch_dso(o, fields, &at);
+		}
+		n = snprintf(tmp, sizeof(tmp), "/%c/%c/%c/%u/%s ",
+			     fl & 2 ? 'P' : fl & 1 ? 'M' : '-', fl & 4 ? 'X' : '-',
+			     fl & 8 ? 'A' : '-', (unsigned)((fl >> 4) & 0xffff),
+			     tname ? tname : "");
+		script_put_mem(o, tmp, n);
+	}
+}
+
 int script_print_sample(struct script_printer *p, const struct script_event *e,
 			struct session *s, const struct pd_sample *sample,
 			struct addr_location *al, struct chain_walk *w)
@@ -323,6 +422,10 @@ int script_print_sample(struct script_printer *p, const struct script_event *e,
 				   al->cpumode, 0, NULL);
 		}
 	}
+	/* perf prints brstack, else brstacksym */
+	if ((e->fields & (SF_BRSTACK | SF_BRSTACKSYM)) && (sample->sample_type & PD_SAMPLE_BRANCH_STACK))
+		put_branch_stack(&p->out, s, e->fields & SF_BRSTACK ? e->fields & ~SF_BRSTACKSYM : e->fields,
+				 sample, al);
 	put_mem_tail(p, e->fields, sample);
 	script_put_char(&p->out, '\n');
 	return script_out_maybe_flush(&p->out);

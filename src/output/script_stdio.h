@@ -30,6 +30,8 @@ enum script_field {
 	SF_DSO = 1u << 9,
 	SF_SYMOFF = 1u << 10,
 	SF_PERIOD = 1u << 11,
+	SF_BRSTACK = 1u << 12,		/* perf's brstack */
+	SF_BRSTACKSYM = 1u << 13,	/* perf's brstacksym */
 	/* (bits 14 and 15 tag the line cache's slots: script_sample.c) */
 	/* what perf 6.1 adds for raw events whose samples carry it */
 	SF_ADDR = 1u << 16,		/* "%16lx" of the sample's addr */
