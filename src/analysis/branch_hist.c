@@ -385,8 +385,10 @@ static void index_grow(struct branch_hist *bh)
 	bh->index_mask = nmask;
 }
 
-/* The entry of key k (hash h), made from e when new. */
-static void add_entry(struct branch_hist *bh, const struct branch_entry *e, u64 period, u64 nr)
+/* Adds period and nr to the entry of e's key, made from e when new;
+ * returns the entry. */
+static struct branch_entry *add_entry(struct branch_hist *bh, const struct branch_entry *e,
+				      u64 period, u64 nr)
 {
 	size_t kb = bh->nr_words * sizeof(u64);
 	u32 h = e->hash, i;
@@ -399,7 +401,7 @@ static void add_entry(struct branch_hist *bh, const struct branch_entry *e, u64 
 		if (x->hash == h && !memcmp(x->key, e->key, kb)) {
 			x->period += period;
 			x->nr_samples += nr;
-			return;
+			return x;
 		}
 	}
 	if (bh->nr_entries == bh->alloc_entries) {
@@ -410,13 +412,14 @@ static void add_entry(struct branch_hist *bh, const struct branch_entry *e, u64 
 	bh->entries[bh->nr_entries].period = period;
 	bh->entries[bh->nr_entries].nr_samples = nr;
 	bh->index[i] = ++bh->nr_entries;
+	return &bh->entries[bh->nr_entries - 1];
 }
 
 void branch_hist_add_sample(struct branch_hist *bh, struct branch_resolver *r,
 			    const struct addr_location *al, const u8 *branch, u64 nr,
-			    u8 filtered)
+			    u8 filtered, struct branch_type_stat *st)
 {
-	struct branch_entry e;
+	struct branch_entry e, *x;
 
 	memset(&e, 0, sizeof(e));
 	e.comm = al->comm;
@@ -436,9 +439,12 @@ void branch_hist_add_sample(struct branch_hist *bh, struct branch_resolver *r,
 		e.in_tx = (fl >> 2) & 1;
 		e.abort = (fl >> 3) & 1;
 		e.cycles = (u16)(fl >> 4);
+		e.flags = fl;
 		key_of(r, bh->lay, &e);
 		e.hash = key_hash(e.key, bh->nr_words);
-		add_entry(bh, &e, 1, 1);
+		x = add_entry(bh, &e, 1, 1);
+		/* perf's report counts the type of the entry's first branch */
+		branch_type_count(st, x->flags, x->from.addr, x->to.addr);
 		bh->nr_samples++;
 		bh->total_period++;
 		if (!filtered) {
@@ -446,6 +452,24 @@ void branch_hist_add_sample(struct branch_hist *bh, struct branch_resolver *r,
 			bh->total_non_filtered_period++;
 		}
 	}
+}
+
+void branch_type_count(struct branch_type_stat *st, u64 flags, u64 from, u64 to)
+{
+	unsigned type = (flags >> 20) & 15;
+
+	if (!type || !from)
+		return;
+	if (type == 15)		/* PERF_BR_EXTEND_ABI */
+		st->new_counts[(flags >> 26) & 15]++;
+	else
+		st->counts[type]++;
+	if (type == 1)		/* PERF_BR_COND */
+		*(to > from ? &st->cond_fwd : &st->cond_bwd) += 1;
+	if ((from & ~((1ULL << 21) - 1)) != (to & ~((1ULL << 21) - 1)))
+		st->cross_2m++;
+	else if ((from & ~4095ULL) != (to & ~4095ULL))
+		st->cross_4k++;
 }
 
 /* ---- the end: collapse, order, widths ---------------------------------- */

@@ -96,6 +96,7 @@ struct branch_entry {
 	const struct thread *thread;
 	s32 tid;
 	char level;			/* the sample's (the "symbol" key's) */
+	u64 flags;			/* the branch's flags word */
 	u16 cycles;
 	u8 mispred, predicted, in_tx, abort;
 	u8 filtered;			/* the first sample was filtered out */
@@ -129,6 +130,17 @@ struct branch_hist {
 	int col_width[BD_NR];
 };
 
+/* perf's branch_type_stat (util/branch.h): branch types of the added
+ * branches, for the "Branch Statistics" after the report. */
+struct branch_type_stat {
+	u64 counts[16];		/* by PERF_BR_* type (0, unknown, not counted) */
+	u64 new_counts[16];	/* PERF_BR_EXTEND_ABI's by new_type */
+	u64 cond_fwd, cond_bwd, cross_4k, cross_2m;
+};
+
+/* perf's branch_type_count(): counts one branch (flags as recorded). */
+void branch_type_count(struct branch_type_stat *st, u64 flags, u64 from, u64 to);
+
 /* Resolves branch ends for all histograms of a report, with a cache. */
 struct branch_resolver {
 	struct session *session;
@@ -154,11 +166,13 @@ void branch_hist_release(struct branch_hist *bh);
 /*
  * Adds each branch of sample's stack (nr entries of {from, to, flags} at
  * branch, as recorded) as perf does, with period 1; al is the sample's
- * own resolution (thread, comm, level), filtered its filter bits.
+ * own resolution (thread, comm, level), filtered its filter bits.  Each
+ * add counts in st the type of the entry it reached (as perf's report
+ * does: the entry's first branch's).
  */
 void branch_hist_add_sample(struct branch_hist *bh, struct branch_resolver *r,
 			    const struct addr_location *al, const u8 *branch, u64 nr,
-			    u8 filtered);
+			    u8 filtered, struct branch_type_stat *st);
 
 /* Merges entries whose comms now read the same, orders the shown ones
  * as perf's output does and computes the column widths (dso_list_given:

@@ -104,6 +104,7 @@ struct report_ctx {
 	struct hist_strings *bstrs;	/* for the filters */
 	int filtering;			/* a filter was given */
 	const struct pd_file *bfile;	/* the file read */
+	struct branch_type_stat brtypes;	/* of every branch added */
 };
 
 static const char *const report_usage[] = {
@@ -468,7 +469,7 @@ static int branch_sample(void *vctx, struct engine_sample *s)
 	if (ctx->filtering)
 		filtered = hist_filter_sample(ctx->bstrs, &ctx->filters, &s->al, s->sample.ip);
 	branch_hist_add_sample(&ctx->bhists[s->evsel - ctx->bfile->evsel], &ctx->bres, &s->al,
-			       s->sample.branch, s->sample.branch_nr, filtered);
+			       s->sample.branch, s->sample.branch_nr, filtered, &ctx->brtypes);
 	return 0;
 }
 
@@ -519,6 +520,7 @@ static int branch_report(struct report_ctx *ctx, struct pd_file *f)
 		branch_stdio_hist(stdout, &ctx->bhists[i], name, &bo);
 	}
 	report_stdio_end(stdout, &ctx->so);
+	branch_stdio_types(stdout, &ctx->brtypes);
 out:
 	engine_free(eng);
 	if (ctx->bhists)

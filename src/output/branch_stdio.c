@@ -185,3 +185,40 @@ void branch_stdio_hist(FILE *out, const struct branch_hist *bh, const char *evna
 	}
 	fputs("\n\n", out);
 }
+
+void branch_stdio_types(FILE *out, const struct branch_type_stat *st)
+{
+	/* perf 6.1's branch_type_name() and branch_new_type_name() */
+	static const char *const names[16] = {
+		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
+		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
+	};
+	static const char *const new_names[16] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4",
+		"ARCH_5",
+	};
+	const struct {
+		const char *name;
+		u64 n;
+	} areas[] = {
+		{ "COND_FWD", st->cond_fwd }, { "COND_BWD", st->cond_bwd },
+		{ "CROSS_4K", st->cross_4k }, { "CROSS_2M", st->cross_2m },
+	};
+	u64 total = 0;
+
+	for (int i = 0; i < 16; i++)
+		total += st->counts[i] + st->new_counts[i];
+	if (!total)
+		return;
+	fputs("\n#\n# Branch Statistics:\n#", out);
+	for (size_t i = 0; i < sizeof(areas) / sizeof(areas[0]); i++)
+		if (areas[i].n)
+			fprintf(out, "\n%8s: %5.1f%%", areas[i].name, 100.0 * areas[i].n / total);
+	for (int i = 0; i < 16; i++)
+		if (st->counts[i])
+			fprintf(out, "\n%8s: %5.1f%%", names[i], 100.0 * st->counts[i] / total);
+	for (int i = 0; i < 16; i++)
+		if (st->new_counts[i])
+			fprintf(out, "\n%8s: %5.1f%%", new_names[i] ? new_names[i] : "(null)",
+				100.0 * st->new_counts[i] / total);
+}

@@ -28,4 +28,8 @@ struct branch_stdio_opts {
 void branch_stdio_hist(FILE *out, const struct branch_hist *bh, const char *evname,
 		       struct branch_stdio_opts *o);
 
+/* perf's branch_type_stat_display(): the "Branch Statistics" block
+ * after the tip, when a branch had a type; no newline at its end. */
+void branch_stdio_types(FILE *out, const struct branch_type_stat *st);
+
 #endif
