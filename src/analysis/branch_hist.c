@@ -540,78 +540,83 @@ static int cmp_sym_end(const struct branch_end *a, const struct branch_end *b)
 	return r ? r : cmp_wrap(symbol_end(a->sym), symbol_end(b->sym));
 }
 
+/* The dimension d of two entries in perf's order: its output sort
+ * function, or (input) its se_cmp, which orders perf's input tree (and
+ * so the ties of the output). */
+static int cmp_dim(enum branch_dim d, const struct branch_entry *a, const struct branch_entry *b,
+		   int input, int dso_sorted)
+{
+	switch (d) {
+	case BD_OVERHEAD:
+	case BD_PERIOD:
+		return input ? 0 : cmp_u64(b->period, a->period);
+	case BD_SAMPLE:
+		return input ? 0 : cmp_u64(b->nr_samples, a->nr_samples);
+	case BD_PID:
+		return a->tid < b->tid ? -1 : a->tid > b->tid;
+	case BD_COMM:
+		return strcmp(a->comm, b->comm);
+	case BD_DSO:
+		if (!a->to.dso || !b->to.dso)
+			return (a->to.dso == NULL) - (b->to.dso == NULL);
+		return strcmp(dso_short_name(a->to.dso), dso_short_name(b->to.dso));
+	case BD_SYM:
+		if (input) {
+			/* perf 6.1.y's sort__sym_cmp(): two unresolved by
+			   address; else the DSO (unless a key of its own),
+			   resolved first, the ranges */
+			int r = 0;
+
+			if (!a->to.sym && !b->to.sym)
+				return cmp_wrap(a->to.addr, b->to.addr);
+			if (!dso_sorted)
+				r = cmp_dim(BD_DSO, a, b, 1, 1);
+			return r ? r : cmp_sym_end(&a->to, &b->to);
+		}
+		/* perf's sort__sym_sort(): by name, the unresolved last,
+		   two unresolved tie */
+		if (a->to.sym && b->to.sym)
+			return strcmp(symbol_name(a->to.sym), symbol_name(b->to.sym));
+		return (a->to.sym == NULL) - (b->to.sym == NULL);
+	case BD_DSO_FROM:
+		return cmp_dso_desc(a->from.dso, b->from.dso);
+	case BD_DSO_TO:
+		return cmp_dso_desc(a->to.dso, b->to.dso);
+	case BD_SYM_FROM:
+		return cmp_sym_end(&a->from, &b->from);
+	case BD_SYM_TO:
+		return cmp_sym_end(&a->to, &b->to);
+	case BD_MISPREDICT:
+		/* perf's sort__mispredict_cmp(), sort__in_tx_cmp() and
+		   sort__abort_cmp() are no order (1 whenever the flags
+		   differ; KNOWN-DIFFERENCES.md): by the flags here */
+		return cmp_u64(a->mispred | a->predicted << 1, b->mispred | b->predicted << 1);
+	case BD_IN_TX:
+		return cmp_u64(b->in_tx, a->in_tx);
+	case BD_ABORT:
+		return cmp_u64(b->abort, a->abort);
+	case BD_CYCLES:
+		return cmp_u64(b->cycles, a->cycles);
+	default:
+		return 0;
+	}
+}
+
 static int cmp_entries(const void *va, const void *vb, void *vbh)
 {
 	const struct branch_entry *a = *(const struct branch_entry *const *)va;
 	const struct branch_entry *b = *(const struct branch_entry *const *)vb;
 	const struct branch_hist *bh = vbh;
 	const struct branch_layout *lay = bh->lay;
+	int dso_sorted = dim_in(lay->sort, lay->nr_sort, BD_DSO);
 	int r = 0;
 
-	for (int i = 0; i < lay->nr_sort && !r; i++) {
-		switch (lay->sort[i]) {
-		case BD_OVERHEAD:
-		case BD_PERIOD:
-			r = cmp_u64(b->period, a->period);
-			break;
-		case BD_SAMPLE:
-			r = cmp_u64(b->nr_samples, a->nr_samples);
-			break;
-		case BD_PID:
-			r = a->tid < b->tid ? -1 : a->tid > b->tid;
-			break;
-		case BD_COMM:
-			r = strcmp(a->comm, b->comm);
-			break;
-		case BD_DSO:
-			if (!a->to.dso || !b->to.dso)
-				r = (a->to.dso == NULL) - (b->to.dso == NULL);
-			else
-				r = strcmp(dso_short_name(a->to.dso), dso_short_name(b->to.dso));
-			break;
-		case BD_SYM:
-			/* perf's sort__sym_sort(): by name, the unresolved
-			   last; two unresolved tie (their input order: by
-			   address) */
-			if (a->to.sym && b->to.sym)
-				r = strcmp(symbol_name(a->to.sym), symbol_name(b->to.sym));
-			else if (a->to.sym || b->to.sym)
-				r = a->to.sym ? -1 : 1;
-			else
-				r = cmp_wrap(a->to.addr, b->to.addr);
-			break;
-		case BD_DSO_FROM:
-			r = cmp_dso_desc(a->from.dso, b->from.dso);
-			break;
-		case BD_DSO_TO:
-			r = cmp_dso_desc(a->to.dso, b->to.dso);
-			break;
-		case BD_SYM_FROM:
-			r = cmp_sym_end(&a->from, &b->from);
-			break;
-		case BD_SYM_TO:
-			r = cmp_sym_end(&a->to, &b->to);
-			break;
-		case BD_MISPREDICT:
-			/* perf's sort__mispredict_cmp() is no order (1
-			   whenever the flags differ): by the flags here */
-			r = cmp_u64(a->mispred | a->predicted << 1, b->mispred | b->predicted << 1);
-			break;
-		case BD_IN_TX:
-			r = cmp_u64(b->in_tx, a->in_tx);
-			break;
-		case BD_ABORT:
-			r = cmp_u64(b->abort, a->abort);
-			break;
-		case BD_CYCLES:
-			r = cmp_u64(b->cycles, a->cycles);
-			break;
-		default:
-			break;
-		}
-	}
+	for (int i = 0; i < lay->nr_sort && !r; i++)
+		r = cmp_dim(lay->sort[i], a, b, 0, dso_sorted);
 	/* perf inserts ties to the right of what is there: in the order of
-	   its input tree; creation order stands in for it */
+	   its input tree */
+	for (int i = 0; i < lay->nr_sort && !r; i++)
+		r = cmp_dim(lay->sort[i], a, b, 1, dso_sorted);
 	return r ? r : (a < b ? -1 : a > b);
 }
 
