@@ -45,6 +45,7 @@ enum hist_dim {
 	HD_DSO,		/* "dso" */
 	HD_SYM,		/* "symbol" */
 	HD_CPU,		/* "cpu" */
+	HD_TRACE,	/* "trace": a tracepoint sample's fields as printed */
 	HD_NR,
 };
 
@@ -188,8 +189,10 @@ struct hist_entry {
 				   hists_finish()) */
 	u32 dso_name;		/* interned short name; 0: no DSO, "[unknown]" */
 	s32 tid;		/* the first sample's thread */
-	s32 cpu;		/* -1 when the file has no CPU */
 	u32 hash;		/* of the key, for the index */
+	u32 trace;		/* string id of the fields' text ("trace"
+				   key); 0: not a tracepoint ("N/A") */
+	s16 cpu;		/* -1 when the file has no CPU */
 	char level;		/* 'k', '.', ... */
 	u8 filtered;		/* the first sample was filtered out */
 };

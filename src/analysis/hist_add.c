@@ -285,7 +285,8 @@ static void prepared_key(const struct hist_prepared *prepared, const struct symb
 	key->comm = prepared->comm;
 	key->dso_name = prepared->dso_name;
 	key->tid = prepared->tid;
-	key->cpu = prepared->cpu;
+	key->cpu = (s16)prepared->cpu;
+	key->trace = prepared->trace;
 	key->sym = sym;
 	key->addr = prepared->addr;
 	key->level = prepared->level;
@@ -346,8 +347,8 @@ void hists_prefetch(const struct hists *h, const struct hist_prepared *prepared,
 u32 hists_flat_hash(const struct hists *h, const struct hist_prepared *p,
 		    const struct symbol *sym)
 {
-	u32 hash = fields_hash(h->lay->key_mask, p->tid, p->comm, p->dso_name, p->cpu, sym,
-			       p->addr);
+	u32 hash = fields_hash(h->lay->key_mask, p->tid, p->comm, p->dso_name, (s16)p->cpu,
+			       p->trace, sym, p->addr);
 
 	if (h->index)
 		__builtin_prefetch(&h->index[hash & h->index_mask]);
@@ -519,17 +520,18 @@ static void chain_key(const struct hists *h, const struct hist_entry *k, const s
 {
 	unsigned mask = h->lay->key_mask;
 	int by_sym = (mask & (1u << HD_SYM)) != 0;
-	const u64 w[7] = {
+	const u64 w[8] = {
 		mask & (1u << HD_PID) ? (u32)k->tid : 0,
 		mask & (1u << HD_COMM) ? k->comm : 0,
 		mask & (1u << HD_DSO) ? k->dso_name : 0,
 		mask & (1u << HD_CPU) ? (u32)k->cpu : 0,
+		mask & (1u << HD_TRACE) ? k->trace : 0,
 		by_sym ? (k->sym ? (uintptr_t)k->sym : k->addr) : 0,
 		by_sym && k->sym,
 		(uintptr_t)dso,
 	};
 
-	callchain_hash_entry(w, 7, items, levels, nr, hash);
+	callchain_hash_entry(w, 8, items, levels, nr, hash);
 }
 
 void hists_chain_key(const struct hists *h, const struct hist_prepared *p,

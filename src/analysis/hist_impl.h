@@ -111,6 +111,8 @@ static inline int same_key(unsigned mask, const struct hist_entry *a, const stru
 		return 0;
 	if ((mask & (1u << HD_CPU)) && a->cpu != b->cpu)
 		return 0;
+	if ((mask & (1u << HD_TRACE)) && a->trace != b->trace)
+		return 0;
 	if (mask & (1u << HD_SYM)) {
 		if (a->sym != b->sym)
 			return 0;
@@ -122,7 +124,7 @@ static inline int same_key(unsigned mask, const struct hist_entry *a, const stru
 
 /* The hash of an entry's key fields (those of mask). */
 static inline u32 fields_hash(unsigned mask, s32 tid, u32 comm, u32 dso_name, s32 cpu,
-			      const struct symbol *sym, u64 addr)
+			      u32 trace, const struct symbol *sym, u64 addr)
 {
 	u64 x = 0;
 
@@ -134,6 +136,8 @@ static inline u32 fields_hash(unsigned mask, s32 tid, u32 comm, u32 dso_name, s3
 		x = x * 31 + dso_name;
 	if (mask & (1u << HD_CPU))
 		x = x * 31 + (u32)cpu;
+	if (mask & (1u << HD_TRACE))
+		x = x * 31 + trace;
 	if (mask & (1u << HD_SYM))
 		x = x * 31 + (sym ? (uintptr_t)sym : addr);
 	return (u32)hash_u64(x);
@@ -141,7 +145,8 @@ static inline u32 fields_hash(unsigned mask, s32 tid, u32 comm, u32 dso_name, s3
 
 static inline u32 key_hash(unsigned mask, const struct hist_entry *e)
 {
-	return fields_hash(mask, e->tid, e->comm, e->dso_name, e->cpu, e->sym, e->addr);
+	return fields_hash(mask, e->tid, e->comm, e->dso_name, e->cpu, e->trace, e->sym,
+			   e->addr);
 }
 
 /* An index slot: the entry's hash above, its number + 1 below (0: empty),

@@ -53,6 +53,8 @@ struct hist_prepared {
 	u32 comm, comm_slot;	/* hist_entry.comm, hist_origin.comm_slot */
 	u32 dso_name;
 	s32 tid, cpu;
+	u32 trace;		/* hist_entry.trace: 0 from hists_prepare(),
+				   the caller's to set (hists_trace_id()) */
 	char level;
 	u8 filtered;
 };
@@ -64,6 +66,10 @@ struct hist_prepared {
  * symbol found meanwhile (and more filter bits), on the thread that owns
  * h's entries.  The halves keep the order of the adds.
  */
+/* The string id of a tracepoint sample's text for hist_prepared.trace
+ * (on the thread that calls hists_prepare()). */
+u32 hists_trace_id(struct hists *h, const char *text);
+
 void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 		   u64 period, u8 filtered, struct hist_prepared *p);
 /* late: see hist_pending.late (p->seq says where the sample belongs). */

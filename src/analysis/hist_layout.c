@@ -23,7 +23,7 @@ static const struct {
 	{ "symbol", HD_SYM }, { "parent", HD_NR }, { "cpu", HD_CPU },
 	{ "socket", HD_NR }, { "srcline", HD_NR }, { "srcfile", HD_NR },
 	{ "local_weight", HD_NR }, { "weight", HD_NR },
-	{ "transaction", HD_NR }, { "trace", HD_NR }, { "symbol_size", HD_NR },
+	{ "transaction", HD_NR }, { "trace", HD_TRACE }, { "symbol_size", HD_NR },
 	{ "dso_size", HD_NR }, { "cgroup", HD_NR }, { "cgroup_id", HD_NR },
 	{ "ipc_null", HD_NR }, { "time", HD_NR }, { "code_page_size", HD_NR },
 	{ "local_ins_lat", HD_NR }, { "ins_lat", HD_NR },
@@ -39,7 +39,7 @@ static const char *const dim_headers[HD_NR] = {
 	[HD_CHILDREN] = "Children", [HD_OVERHEAD] = "Overhead", [HD_SAMPLE] = "Samples",
 	[HD_PERIOD] = "Period", [HD_PID] = "    Pid:Command",
 	[HD_COMM] = "Command", [HD_DSO] = "Shared Object",
-	[HD_SYM] = "Symbol", [HD_CPU] = "CPU",
+	[HD_SYM] = "Symbol", [HD_CPU] = "CPU", [HD_TRACE] = "Trace output",
 };
 
 const char *hist_dim_header(const struct hist_layout *lay, enum hist_dim d)
@@ -170,6 +170,10 @@ void hist_column_widths(struct hists *h, struct hist_entry *const *shown, int ds
 {
 	const struct hist_strings *hs = h->strs;
 	int comm_len = 0, unresolved = 0;
+	/* perf makes an entry's trace text only when it compares it with
+	   another's: never in a histogram of one sample, whose text is then
+	   cut to the title's width */
+	int trace_known = h->nr_samples > 1;
 
 	for (int d = 0; d < HD_NR; d++)
 		h->col_width[d] = strlen(hist_dim_header(h->lay, d));
@@ -183,6 +187,8 @@ void hist_column_widths(struct hists *h, struct hist_entry *const *shown, int ds
 		new_width(&comm_len, strlen(thread_comm_now(h->origins[e - h->entries].thread)));
 		if (e->dso_name)
 			new_width(&h->col_width[HD_DSO], hs->len[e->dso_name]);
+		if (e->trace && trace_known)
+			new_width(&h->col_width[HD_TRACE], hs->len[e->trace]);
 	}
 	/* an unresolved symbol: "[.] 0x" and 16 digits; its DSO column is
 	   made as wide as the address unless --dsos was given */

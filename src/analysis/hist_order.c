@@ -25,7 +25,7 @@
  */
 struct tree_key {
 	u64 start, end;		/* the symbol's range, or start: the address */
-	u32 comm, dso;		/* name ranks; no DSO ranks last */
+	u32 comm, dso, trace;	/* name ranks; no DSO ranks last */
 	s32 tid, cpu;
 	u32 entry;		/* its number: insertion order */
 	u8 has_sym;
@@ -70,6 +70,9 @@ static int input_cmp(const struct hist_layout *lay, const struct tree_key *a,
 			break;
 		case HD_CPU:
 			r = cmp_s32(a->cpu, b->cpu);
+			break;
+		case HD_TRACE:	/* perf's sort__trace_cmp(): strcmp, as comm's */
+			r = cmp_u64(a->trace, b->trace);
 			break;
 		case HD_SYM:
 			/* two unresolved: by address; else DSO, resolved
@@ -200,6 +203,9 @@ static u64 *input_rows(const struct hist_layout *lay, const struct tree_key *key
 				break;
 			case HD_CPU:
 				row[w++] = (u32)k->cpu ^ 0x80000000u;
+				break;
+			case HD_TRACE:
+				row[w++] = k->trace;
 				break;
 			case HD_SYM:
 				/* the DSO came first: resolved ones by range,
@@ -335,6 +341,7 @@ static void tree_key_of(const struct hists *h, const u32 *rank, u32 i, struct tr
 	entry_range(e, &k->start, &k->end);
 	k->comm = rank[e->comm];
 	k->dso = rank[e->dso_name];
+	k->trace = rank[e->trace];
 	k->tid = e->tid;
 	k->cpu = e->cpu;
 	k->entry = i;
@@ -658,6 +665,9 @@ static void *fill_rows(void *arg)
 				break;
 			case HD_CPU:
 				row[i] = (u32)e->cpu ^ 0x80000000u;
+				break;
+			case HD_TRACE:
+				row[i] = rank[e->trace];
 				break;
 			default:	/* the symbol name's prefix */
 				row[i] = name_prefix(e->sym);

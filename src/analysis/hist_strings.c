@@ -202,12 +202,18 @@ void hists_prepare(struct hists *h, const struct addr_location *al, s32 cpu,
 	p->dso_name = al->dso ? dso_id(hs, al->dso, last) : 0;
 	p->tid = al->tid;
 	p->cpu = cpu;
+	p->trace = 0;
 	p->addr = al->addr;
 	p->level = al->level;
 	p->filtered = filtered;
 	p->period = period;
 	p->thread = al->thread;
 	p->seq = 0;
+}
+
+u32 hists_trace_id(struct hists *h, const char *text)
+{
+	return hist_intern(h->strs, text);
 }
 
 /* The key (and period) of an add made from prepared with sym. */

@@ -154,6 +154,10 @@ static int parse_options(struct diff_ctx *ctx, int argc, char **argv, int *nr)
 	if (hist_layout_parse(&ctx->lay, ctx->sort_order ? ctx->sort_order : "dso,sym",
 			      NULL, 0, 0, 0))
 		return 129;
+	if (ctx->lay.key_mask & (1u << HD_TRACE)) {
+		error("--sort key 'trace' is not supported by prof diff yet");
+		return 129;
+	}
 	ctx->nr_files = *nr < 2 ? 2 : *nr;
 	if (ctx->rows.order < 0 || ctx->rows.order >= ctx->nr_files)
 		return error("order option out of limit"), 255;

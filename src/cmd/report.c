@@ -19,6 +19,7 @@
 #include "../analysis/filters.h"
 #include "../analysis/hist.h"
 #include "../engine/engine.h"
+#include "../event/trace_format.h"
 #include "../format/evname.h"
 #include "../format/feature.h"
 #include "../format/reader.h"
@@ -60,6 +61,8 @@ struct report_ctx {
 
 	/* flat report options */
 	const char *sort_order;		/* -s */
+	struct trace_formats *trace_formats;	/* the "trace" key's formats */
+	struct trace_event **trace_events;	/* and each event's, by index */
 	const char *field_order;	/* -F */
 	int show_nr_samples;		/* -n */
 	int show_total_period;		/* --show-total-period */
@@ -197,6 +200,7 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 	const struct filter_args fa = { ctx->comms, ctx->dsos, ctx->symbols, ctx->pids, ctx->tids };
 	struct filter_counts nr;
 	int callchain;
+	const char *sort_order;
 
 	for (u32 i = 0; i < f->nr_evsel; i++)
 		sample_type |= f->evsel[i].attr.sample_type;
@@ -228,7 +232,15 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 	if (ctx->max_stack < 0)
 		ctx->max_stack = 0;
 
-	if (hist_layout_parse(lay, ctx->sort_order, ctx->field_order,
+	/* perf's default sort of a file of tracepoints only (a stream's
+	   events are not known when perf sorts) */
+	sort_order = ctx->sort_order;
+	for (u32 i = 0; !sort_order && !f->pipe_mode && i < f->nr_evsel; i++)
+		if (f->evsel[i].attr.type != PD_TYPE_TRACEPOINT)
+			break;
+		else if (i == f->nr_evsel - 1)
+			sort_order = "trace";
+	if (hist_layout_parse(lay, sort_order, ctx->field_order,
 			      ctx->show_nr_samples, ctx->show_total_period,
 			      ctx->children))
 		return -1;
@@ -289,6 +301,19 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 	cfg->time_ranges = ctx->time_ranges;
 	cfg->nr_time_ranges = ctx->nr_time_ranges;
 	cfg->cpu_bitmap = ctx->cpu_bitmap;
+	if ((lay->key_mask & (1u << HD_TRACE)) &&
+	    f->feat_data[PD_FEAT_TRACING_DATA]) {
+		ctx->trace_formats = trace_formats_parse(f->feat_data[PD_FEAT_TRACING_DATA],
+							 f->feat_size[PD_FEAT_TRACING_DATA], f->path);
+		ctx->trace_events = xcalloc(f->nr_evsel ? f->nr_evsel : 1,
+					    sizeof(*ctx->trace_events));
+		for (u32 i = 0; ctx->trace_formats && i < f->nr_evsel; i++)
+			if (f->evsel[i].attr.type == PD_TYPE_TRACEPOINT)
+				ctx->trace_events[i] = trace_formats_event(ctx->trace_formats,
+									   f->evsel[i].attr.config);
+		cfg->trace_formats = ctx->trace_formats;
+		cfg->trace_events = ctx->trace_events;
+	}
 	return 0;
 }
 
@@ -360,6 +385,8 @@ out:
 	hist_filters_free(&ctx->filters);
 	free(ctx->cpu_bitmap);
 	free(ctx->time_ranges);
+	free(ctx->trace_events);
+	trace_formats_free(ctx->trace_formats);
 	if (ret < 0)
 		return ret;
 	return ctx->exit_status;

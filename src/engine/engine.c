@@ -6,6 +6,7 @@
  * thread or through a queue), the threads stopped at the end.
  */
 #include "engine_int.h"
+#include "../event/trace_format.h"
 #include "../util/cpu.h"
 
 #include <assert.h>
@@ -20,6 +21,14 @@ void engine_show_progress(struct engine *eng, const struct pd_file *f, u64 offse
 	progress_show(&eng->progress, eng->nr_records, share);
 }
 
+/* The kernel symbol at *addr, for the trace key's function pointers. */
+static const char *trace_resolve(void *arg, u64 *addr)
+{
+	struct engine *eng = arg;
+
+	return session_kernel_symbol(eng->session, eng->trace_al, eng->trace_time, addr);
+}
+
 int engine_setup(struct engine *eng, struct pd_file *f)
 {
 	struct engine_config *cfg = eng->cfg;
@@ -31,6 +40,12 @@ int engine_setup(struct engine *eng, struct pd_file *f)
 	eng->configured = 1;
 	if ((r = eng->configure(eng->configure_arg, f, cfg)))
 		return r;
+	/* the "trace" key names kernel addresses on the record thread, which
+	   no other thread may do at the same time: one thread */
+	if (cfg->trace_formats) {
+		two_threads = 0;
+		trace_formats_set_resolver(cfg->trace_formats, trace_resolve, eng);
+	}
 	eng->one_thread = !two_threads;
 	eng->session = session_new(f, &cfg->sopts);
 	if (!eng->session)
@@ -106,6 +121,25 @@ int engine_setup(struct engine *eng, struct pd_file *f)
 	return 0;
 }
 
+/* With the "trace" key: the sample's fields as perf prints them, as a
+ * string id of the histograms (0 for an event that is no tracepoint). */
+static void trace_key(struct engine *eng, struct hists *h, const struct pd_evsel *evsel,
+		      const struct pd_sample *sample, const struct addr_location *al,
+		      struct hist_prepared *p)
+{
+	struct trace_event *te = eng->cfg->trace_events[evsel->idx];
+	const char *text;
+	size_t len;
+
+	if (!te)
+		return;
+	eng->trace_al = al;
+	eng->trace_time = sample->time;
+	text = sample->raw ? trace_format_print(eng->cfg->trace_formats, te, sample->cpu,
+						 sample->raw, sample->raw_size, &len) : "";
+	p->trace = hists_trace_id(h, text);
+}
+
 /*
  * One record in file order: the session model fed with it, or the sample
  * resolved, filtered (--time, -C) and added to its event's histogram, here
@@ -136,8 +170,10 @@ static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return session_event(eng->session, ev) ? -1 : 0;
 	if (!evsel || evsel->idx >= eng->nr_hists)
 		return 0;
-	/* a flat sample reads no field past the call chain */
-	if ((eng->flat_q && !eng->cfg->children ? pd_parse_sample_head : pd_parse_sample)(
+	/* a flat sample reads no field past the call chain (the raw data
+	   of the trace key is past it) */
+	if ((eng->flat_q && !eng->cfg->children && !eng->cfg->trace_events ?
+	     pd_parse_sample_head : pd_parse_sample)(
 		    f, evsel, ev->hdr, ev->file_offset, &sample))
 		return -1;
 	if (eng->cfg->nr_time_ranges &&
@@ -159,6 +195,8 @@ static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		it->kernel_unsure = al.kernel_unsure;
 		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
 			      hist_filter_thread_dso(eng->strs, eng->cfg->filters, &al), &it->p);
+		if (eng->cfg->trace_events)
+			trace_key(eng, h, evsel, &sample, &al, &it->p);
 		it->late = 0;
 		it->p.seq = eng->nr_prepared++;
 		if (!eng->cfg->children)
@@ -168,6 +206,8 @@ static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *e
 			      eng->cg_lookup ? hist_filter_thread_dso(eng->strs, eng->cfg->filters, &al) :
 			      hist_filter_sample(eng->strs, eng->cfg->filters, &al, sample.ip),
 			      &prepared);
+		if (eng->cfg->trace_events)
+			trace_key(eng, h, evsel, &sample, &al, &prepared);
 	}
 	if (eng->cfg->cg.enabled || eng->cfg->children)
 		session_dwarf_chain(eng->session, &evsel->attr, &al, &sample, eng->cfg->max_stack,

@@ -58,6 +58,10 @@ struct engine_config {
 	const struct time_range *time_ranges;	/* --time: nr_time_ranges */
 	int nr_time_ranges;		/* 0: every sample */
 	const unsigned char *cpu_bitmap;	/* -C: NULL for all CPUs */
+	struct trace_formats *trace_formats;	/* with the "trace" key: the
+						   file's tracepoint formats */
+	struct trace_event **trace_events;	/* and each event's (by evsel
+						   index), NULL when it has none */
 };
 
 /*

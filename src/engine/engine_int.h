@@ -271,6 +271,10 @@ struct engine {
 					   thread that looks symbols up */
 
 	const struct engine_consumer *consumer;	/* engine_stream()'s */
+	/* the "trace" key's sample being printed: its kernel addresses
+	   are named from this thread */
+	const struct addr_location *trace_al;
+	u64 trace_time;
 	u64 nr_records;			/* read so far */
 	struct progress progress;	/* cfg->progress: the line on stderr */
 };

@@ -341,6 +341,18 @@ static void print_row(struct line *l, const struct hists *h, const struct hist_e
 			}
 			break;
 		}
+		case HD_TRACE: {
+			/* perf's "%-.*s": cut to the width, padded only
+			   when a column follows */
+			const char *t = e->trace ? hist_string(h->strs, e->trace) : "N/A";
+			size_t n = strlen(t);
+
+			if (last_col(lay, i))
+				put_mem(l, t, n < (size_t)w ? n : (size_t)w);
+			else
+				put_str_cut(l, t, w);
+			break;
+		}
 		default:
 			break;
 		}

@@ -196,22 +196,12 @@ static void put_callchain(struct script_printer *p, struct session *s, unsigned 
 		p->out.len = start;
 }
 
-/* perf's machine__resolve_kernel_addr(): the kernel symbol at *addr. */
+/* The kernel symbol at *addr, for the formats' function pointers. */
 static const char *resolve_kernel(void *arg, u64 *addr)
 {
 	struct script_printer *p = arg;
-	struct addr_location node;
-	const struct symbol *sym;
 
-	if (session_resolve_addr_flags(p->cur_session, p->cur_al, p->cur_time,
-				       PD_MISC_KERNEL, *addr, SESSION_NO_SYMBOL, &node) ||
-	    !node.map || !node.dso)
-		return NULL;
-	sym = session_find_symbol(p->cur_session, node.dso, node.addr);
-	if (!sym)
-		return NULL;
-	*addr = *addr - node.addr + symbol_start(sym);
-	return symbol_name(sym);
+	return session_kernel_symbol(p->cur_session, p->cur_al, p->cur_time, addr);
 }
 
 void script_printer_trace(struct script_printer *p)

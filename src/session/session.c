@@ -1240,6 +1240,22 @@ const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64
 	return dso_find_symbol(&s->dsos, dso, addr);
 }
 
+const char *session_kernel_symbol(struct session *s, const struct addr_location *sample_al,
+				  u64 time, u64 *addr)
+{
+	struct addr_location node;
+	const struct symbol *sym;
+
+	if (session_resolve_addr_flags(s, sample_al, time, PD_MISC_KERNEL, *addr,
+				       SESSION_NO_SYMBOL, &node) || !node.map || !node.dso)
+		return NULL;
+	sym = session_find_symbol(s, node.dso, node.addr);
+	if (!sym)
+		return NULL;
+	*addr = *addr - node.addr + symbol_start(sym);
+	return symbol_name(sym);
+}
+
 const struct symbol *session_probe_find(struct session *s, struct dso *dso, u64 addr,
 					const struct sym_probe *p)
 {

@@ -156,6 +156,12 @@ int session_resolve_addr_flags(struct session *s, const struct addr_location *sa
  * NULL when none.  Symbols found stay valid until session_free(). */
 const struct symbol *session_find_symbol(struct session *s, struct dso *dso, u64 addr);
 
+/* perf's machine__resolve_kernel_addr(): the name of the kernel symbol at
+ * *addr (seen from the thread of sample_al at time), *addr set to its
+ * start; NULL when there is none. */
+const char *session_kernel_symbol(struct session *s, const struct addr_location *sample_al,
+				  u64 time, u64 *addr);
+
 /* The DSO's name as perf shows it in "Shared Object" (basename, "[vdso]",
  * "[kernel.kallsyms]", "[JIT] tid 123"...), or "[unknown]" for NULL. */
 const char *dso_short_name(const struct dso *dso);

@@ -61,10 +61,6 @@ not_yet=(
 	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 comm,dso event groups"
 	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 callgraph event groups"
 	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 children event groups"
-	# tracepoints: fields formatted from TRACING_DATA, --sort trace
-	"kdab-perfparser/probe.data.file flat tracepoints"
-	"kdab-perfparser/probe.data.file callgraph tracepoints"
-	"kdab-perfparser/probe.data.file children tracepoints"
 )
 
 # aux_trace: files with an AUX area trace (Intel PT, CoreSight ETM), which

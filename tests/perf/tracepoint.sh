@@ -1,7 +1,7 @@
 #!/bin/bash
-# tests/perf/tracepoint.sh - tracepoint and probe samples: "prof script"
-# against perf's on files recorded at test time and on the shared fixtures
-# with tracepoints, byte for byte.
+# tests/perf/tracepoint.sh - tracepoint and probe samples: "prof script",
+# "prof report" and "prof diff" against perf's on files recorded at test
+# time and on the shared fixtures with tracepoints.
 #
 # Files (recorded with the system perf): sched:sched_switch system-wide
 # with call chains (-a -g) and without (-a); sched_switch alone on a
@@ -13,12 +13,15 @@
 # (sched_switch -a -g, --filter: perf script on them as prof script, only
 # the samples the filter passes; a filter the kernel refuses is one
 # error line).  On each:
-# perf script's default output and -F sets with "trace".  Then the shared fixtures with tracepoints
+# perf script's default output and -F sets with "trace"; perf report's
+# default (sorted by "trace" for a file of tracepoints only), --sort with
+# trace and other keys, call graphs; perf diff.  Then the shared fixtures with tracepoints
 # and probes that perf 6.1 reads.  Recording needs tracefs and the right
 # to open tracepoints: without them the recorded files are skipped with
 # the reason.
 #
-# Comparison: stdout byte for byte and the exit status.
+# Comparison: stdout byte for byte and the exit status (script); report
+# and diff with trailing blanks and perf's tip line ignored.
 
 # run-all: cost 30
 . "$(dirname "$0")/../lib.sh"
@@ -77,18 +80,32 @@ if [ $can_record -eq 1 ]; then
 		both "swg -F trace:trace,ip,dso" "$f" -F trace:trace,ip,dso
 		both "swg -F +pid,+period" "$f" -F +pid,+period
 		both "swg --ns -C 0" "$f" --ns -C 0
+		report_both "swg report" "$f"
+		report_both "swg report --sort trace" "$f" --sort trace
+		report_both "swg report --sort comm,trace -g none" "$f" --sort comm,trace -g none
+		report_both "swg report --sort trace,cpu -g none" "$f" --sort trace,cpu -g none
 	fi
 	if record sw -e sched:sched_switch -a -- sleep 0.2; then
 		both sw "$TMP/sw.data"
 		both "sw -F trace,cpu" "$TMP/sw.data" -F trace,cpu
+		report_both "sw report" "$TMP/sw.data"
+		report_both "sw report --sort trace" "$TMP/sw.data" --sort trace
+		report_both "sw report --sort trace,comm" "$TMP/sw.data" --sort trace,comm
 	fi
 
 	# ---- a file of tracepoints only: perf's report sorts by trace -------
 	if record only -e sched:sched_switch -- forks; then
 		both only "$TMP/only.data"
+		report_both "only report" "$TMP/only.data"
+		report_both "only report --sort comm" "$TMP/only.data" --sort comm
+		report_both "only report -n --sort trace,pid" "$TMP/only.data" -n --sort trace,pid
 	fi
 	if record onlyg -e sched:sched_switch -g -- forks; then
 		both onlyg "$TMP/onlyg.data"
+		report_both "onlyg report" "$TMP/onlyg.data"
+		report_both "onlyg report --no-children" "$TMP/onlyg.data" --no-children
+		report_both "onlyg report -g none" "$TMP/onlyg.data" -g none
+		report_both "onlyg report -G" "$TMP/onlyg.data" -G
 	fi
 
 	# ---- exec, fork, exit on a forking workload --------------------------
@@ -96,17 +113,29 @@ if [ $can_record -eq 1 ]; then
 		-- forks; then
 		both procs "$TMP/procs.data"
 		both "procs -F event,trace" "$TMP/procs.data" -F event,trace
+		report_both "procs report" "$TMP/procs.data"
 	fi
 
 	# ---- syscalls: string arguments --------------------------------------
 	if [ -d "$tracefs/events/syscalls" ] &&
 		record sys -e syscalls:sys_enter_openat,syscalls:sys_exit_openat -- forks; then
 		both sys "$TMP/sys.data"
+		report_both "sys report" "$TMP/sys.data"
+		report_both "sys report --sort trace,comm" "$TMP/sys.data" --sort trace,comm
 	fi
 
 	# ---- irq and timer: kernel function pointers -------------------------
 	if record irq -e 'timer:*' -a -- sleep 0.1; then
 		both irq "$TMP/irq.data"
+		report_both "irq report --sort trace" "$TMP/irq.data" --sort trace
+	fi
+
+	# ---- diff of two recordings of tracepoints ---------------------------
+	if [ -f "$TMP/sw.data" ] && record sw2 -e sched:sched_switch -a -- sleep 0.1; then
+		compare "diff sw sw2" "perf diff '$TMP/sw.data' '$TMP/sw2.data'" \
+			"'$PROF' diff '$TMP/sw.data' '$TMP/sw2.data'"
+		compare "diff --sort comm" "perf diff --sort comm '$TMP/sw.data' '$TMP/sw2.data'" \
+			"'$PROF' diff --sort comm '$TMP/sw.data' '$TMP/sw2.data'"
 	fi
 
 	# ---- a hardware or software event mixed with a tracepoint ------------
@@ -114,12 +143,15 @@ if [ $can_record -eq 1 ]; then
 		both mix "$TMP/mix.data"
 		both "mix -F trace" "$TMP/mix.data" -F trace
 		both "mix -F comm,event,trace,ip,sym" "$TMP/mix.data" -F comm,event,trace,ip,sym
+		report_both "mix report" "$TMP/mix.data"
+		report_both "mix report --sort trace -g none" "$TMP/mix.data" --sort trace -g none
 	fi
 
 	# ---- prof record: tracepoints, --filter; perf reads the files ---------
 	if "$PROF" record -q -e sched:sched_switch -a -g -o "$TMP/prec.data" -- sleep 0.1 \
 		>/dev/null 2>"$TMP/prec.err"; then
 		both "prof record -a -g" "$TMP/prec.data"
+		report_both "prof record -a -g: report --sort trace" "$TMP/prec.data" --sort trace
 	else
 		not_ok "prof record -e sched:sched_switch -a -g" "$(head -3 "$TMP/prec.err")"
 	fi
@@ -155,6 +187,8 @@ if [ $can_record -eq 1 ]; then
 	# ---- a pipe-mode stream ----------------------------------------------
 	if record --pipe pipe -e sched:sched_switch -a -- sleep 0.1; then
 		both pipe "$TMP/pipe.data"
+		report_both "pipe report" "$TMP/pipe.data"
+		report_both "pipe report --sort trace" "$TMP/pipe.data" --sort trace
 	fi
 else
 	skip "tracepoint recordings" "$why"
@@ -167,6 +201,9 @@ if [ -d "$FIXTURES" ]; then
 		[ -f "$FIXTURES/$rel" ] || continue
 		both "fixture $rel" "$FIXTURES/$rel"
 		both "fixture $rel -F trace" "$FIXTURES/$rel" -F trace
+		report_both "fixture $rel report" "$FIXTURES/$rel"
+		report_both "fixture $rel report --no-children" "$FIXTURES/$rel" --no-children
+		report_both "fixture $rel report --sort trace" "$FIXTURES/$rel" --sort trace
 	done
 else
 	skip "tracepoint fixtures" "$FIXTURES not found (set PROF_FIXTURES)"
