@@ -5,7 +5,8 @@
  * entries, each with its first sample's thread and address, in the order
  * of their first samples.  Entries perf's output sort finds equal come in
  * its input tree's order, with or without the tree's ranks.  The
- * --symbols filter's two parts (name, address) give perf's verdict.
+ * --symbols filter's two parts (name, address) give perf's verdict.  The
+ * trace key's entries, order and column width.
  *
  * Samples are resolved by a session fed synthetic records (no symbols:
  * entries are keyed by address); the in-order histogram is the reference,
@@ -312,6 +313,80 @@ static void test_renamed_comm_merge_order(void **state)
 	hist_strings_free(strs);
 }
 
+/* The trace key (perf's sort__trace_cmp()): samples with the same text
+ * share an entry, whatever their address; equal periods come in strcmp
+ * order of the texts; the column is as wide as the longest text once the
+ * histogram has two samples, the title's width with one. */
+static void test_trace_key(void **state)
+{
+	static const char *const texts[] = { "b=2", "a=1", "b=2", "c=3 a long text", "a=1", "a=1" };
+	static const char *const want[] = { "a=1", "b=2", "c=3 a long text" };
+	static const u64 want_period[] = { 3, 2, 1 };
+	struct hist_layout lay;
+	struct hist_strings *strs = hist_strings_new();
+	struct hists h;
+
+	(void)state;
+	assert_int_equal(hist_layout_parse(&lay, "trace", NULL, 0, 0, 0), 0);
+	assert_true(lay.key_mask & (1u << HD_TRACE));
+	assert_string_equal(hist_dim_header(&lay, HD_TRACE), "Trace output");
+	hists_init(&h, &lay, strs);
+	h.one_thread = 1;
+	for (int i = 0; i < 6; i++) {
+		struct addr_location al;
+		struct hist_prepared p;
+
+		resolve(100, 0x400100 + 0x10 * (u64)i, &al);
+		hists_prepare(&h, &al, 0, 1, 0, &p);
+		p.trace = hists_trace_id(&h, texts[i]);
+		p.seq = (u64)i;
+		hists_add_prepared(&h, &p, NULL, 0, al.dso, 0);
+	}
+	hists_finish(&h, 0);
+	assert_int_equal(h.nr_sorted, 3);
+	for (u32 i = 0; i < 3; i++) {
+		assert_string_equal(hist_string(strs, h.sorted[i]->trace), want[i]);
+		assert_int_equal(h.sorted[i]->period, want_period[i]);
+	}
+	assert_int_equal(h.col_width[HD_TRACE], (int)strlen("c=3 a long text"));
+	hists_release(&h);
+
+	/* equal periods: by text */
+	hists_init(&h, &lay, strs);
+	h.one_thread = 1;
+	for (int i = 0; i < 3; i++) {
+		struct addr_location al;
+		struct hist_prepared p;
+
+		resolve(100, 0x400100, &al);
+		hists_prepare(&h, &al, 0, 1, 0, &p);
+		p.trace = hists_trace_id(&h, want[2 - i]);
+		p.seq = (u64)i;
+		hists_add_prepared(&h, &p, NULL, 0, al.dso, 0);
+	}
+	hists_finish(&h, 0);
+	for (u32 i = 0; i < 3; i++)
+		assert_string_equal(hist_string(strs, h.sorted[i]->trace), want[i]);
+	assert_int_equal(h.col_width[HD_TRACE], (int)strlen("c=3 a long text"));
+	hists_release(&h);
+
+	/* one sample: its text is not measured */
+	hists_init(&h, &lay, strs);
+	{
+		struct addr_location al;
+		struct hist_prepared p;
+
+		resolve(100, 0x400100, &al);
+		hists_prepare(&h, &al, 0, 1, 0, &p);
+		p.trace = hists_trace_id(&h, "a text longer than the title");
+		hists_add_prepared(&h, &p, NULL, 0, al.dso, 0);
+	}
+	hists_finish(&h, 0);
+	assert_int_equal(h.col_width[HD_TRACE], (int)strlen("Trace output"));
+	hists_release(&h);
+	hist_strings_free(strs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +397,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_output_ties, setup_maps, teardown),
 		cmocka_unit_test_setup_teardown(test_renamed_comm_merge_order, setup_maps,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_trace_key, setup_maps, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
