@@ -9,7 +9,9 @@
 # sorts it by "trace"); the process exec/fork/exit tracepoints on a
 # forking workload; syscalls tracepoints (dynamic string fields); irq and
 # timer tracepoints (kernel function pointers, %ps); cpu-clock mixed with
-# sched_switch, -g; a pipe-mode stream; and prof record's own files
+# sched_switch, -g; a uprobe with an argument (perf probe -x on a program
+# built here; skipped where probes cannot be added); a pipe-mode stream;
+# and prof record's own files
 # (sched_switch -a -g, --filter: perf script on them as prof script, only
 # the samples the filter passes; a filter the kernel refuses is one
 # error line).  On each:
@@ -183,6 +185,29 @@ if [ $can_record -eq 1 ]; then
 	rc=$?
 	perf record -q -e cpu-clock --filter x -o "$TMP/pbad.data" -- true >/dev/null 2>&1
 	check "prof record --filter after a non-tracepoint: status $rc as perf's" test $rc -eq $?
+
+	# ---- a uprobe with an argument (perf probe -x), where allowed --------
+	printf 'int work(int x) { return x * 2; }\nint main(void) { int s = 0;\n%s\n' \
+		'for (int i = 0; i < 50; i++) s += work(i); return s == 0; }' >"$TMP/upbin.c"
+	probe_sys=probe_upbin
+	perf probe -q -d "$probe_sys:*" >/dev/null 2>&1
+	if cc -O0 -g -o "$TMP/upbin" "$TMP/upbin.c" &&
+		perf probe -q -x "$TMP/upbin" 'work x' >/dev/null 2>"$TMP/probe.err"; then
+		if record up -e "$probe_sys:work" -- "$TMP/upbin"; then
+			both up "$TMP/up.data"
+			report_both "up report" "$TMP/up.data"
+			report_both "up report --sort comm,trace" "$TMP/up.data" --sort comm,trace
+		fi
+		if "$PROF" record -q -e "$probe_sys:work" -o "$TMP/pup.data" -- "$TMP/upbin" \
+			>/dev/null 2>"$TMP/pup.err"; then
+			both "prof record of a uprobe" "$TMP/pup.data"
+		else
+			not_ok "prof record of a uprobe" "$(head -3 "$TMP/pup.err")"
+		fi
+		perf probe -q -d "$probe_sys:*" >/dev/null 2>&1
+	else
+		skip "uprobes" "perf probe -x cannot add one here: $(head -1 "$TMP/probe.err")"
+	fi
 
 	# ---- a pipe-mode stream ----------------------------------------------
 	if record --pipe pipe -e sched:sched_switch -a -- sleep 0.1; then
