@@ -251,6 +251,7 @@ static void resolve_end(struct branch_resolver *r, const struct addr_location *a
 	if (!a.map)
 		session_resolve_addr_flags(r->session, al, 0, PD_MISC_KERNEL, addr, 0, &a);
 	e->addr = addr;
+	e->dso_id = a.map ? dso_id(r, a.dso) : 0;
 	if (a.map) {
 		e->dso = a.dso;
 		e->sym = a.sym;
@@ -315,8 +316,7 @@ static u64 *sym_words(u64 *w, const struct symbol *sym, u64 addr)
 }
 
 /* Fills e->key from the rest of e. */
-static void key_of(struct branch_resolver *r, const struct branch_layout *lay,
-		   struct branch_entry *e)
+static void key_of(const struct branch_layout *lay, struct branch_entry *e)
 {
 	u64 *w = e->key;
 
@@ -329,20 +329,20 @@ static void key_of(struct branch_resolver *r, const struct branch_layout *lay,
 			*w++ = (u64)(uintptr_t)e->comm;
 			break;
 		case BD_DSO:
-			*w++ = dso_id(r, e->to.dso);
+			*w++ = e->to.dso_id;
 			break;
 		case BD_SYM:
 			/* perf 6.1.y's sort__sym_cmp(): the DSO first when it
 			   is no sort key of its own */
 			*w++ = e->to.sym && !dim_in(lay->sort, lay->nr_sort, BD_DSO) ?
-			       dso_id(r, e->to.dso) : 0;
+			       e->to.dso_id : 0;
 			w = sym_words(w, e->to.sym, e->to.addr);
 			break;
 		case BD_DSO_FROM:
-			*w++ = dso_id(r, e->from.dso);
+			*w++ = e->from.dso_id;
 			break;
 		case BD_DSO_TO:
-			*w++ = dso_id(r, e->to.dso);
+			*w++ = e->to.dso_id;
 			break;
 		case BD_SYM_FROM:
 			w = sym_words(w, e->from.sym, e->from.addr);
@@ -368,6 +368,15 @@ static void key_of(struct branch_resolver *r, const struct branch_layout *lay,
 	}
 }
 
+static inline int keys_equal(const u64 *a, const u64 *b, int n)
+{
+	u64 d = 0;
+
+	for (int i = 0; i < n; i++)
+		d |= a[i] ^ b[i];
+	return !d;
+}
+
 static void index_grow(struct branch_hist *bh)
 {
 	u32 nmask = bh->index_mask ? 2 * bh->index_mask + 1 : 1023;
@@ -390,7 +399,6 @@ static void index_grow(struct branch_hist *bh)
 static struct branch_entry *add_entry(struct branch_hist *bh, const struct branch_entry *e,
 				      u64 period, u64 nr)
 {
-	size_t kb = bh->nr_words * sizeof(u64);
 	u32 h = e->hash, i;
 
 	if (2 * (bh->nr_entries + 1) > bh->index_mask + 1)
@@ -398,7 +406,7 @@ static struct branch_entry *add_entry(struct branch_hist *bh, const struct branc
 	for (i = h & bh->index_mask; bh->index[i]; i = (i + 1) & bh->index_mask) {
 		struct branch_entry *x = &bh->entries[bh->index[i] - 1];
 
-		if (x->hash == h && !memcmp(x->key, e->key, kb)) {
+		if (x->hash == h && keys_equal(x->key, e->key, bh->nr_words)) {
 			x->period += period;
 			x->nr_samples += nr;
 			return x;
@@ -440,7 +448,7 @@ void branch_hist_add_sample(struct branch_hist *bh, struct branch_resolver *r,
 		e.abort = (fl >> 3) & 1;
 		e.cycles = (u16)(fl >> 4);
 		e.flags = fl;
-		key_of(r, bh->lay, &e);
+		key_of(bh->lay, &e);
 		e.hash = key_hash(e.key, bh->nr_words);
 		x = add_entry(bh, &e, 1, 1);
 		/* perf's report counts the type of the entry's first branch */

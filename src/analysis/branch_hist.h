@@ -79,6 +79,7 @@ struct branch_end {
 	u64 addr;			/* as recorded */
 	u64 al_addr;			/* map-relative (printed when no symbol) */
 	char level;			/* 'k', '.', 'H' */
+	u32 dso_id;			/* the interned short name of dso (0: none) */
 };
 
 /* Most words of an entry's key. */
