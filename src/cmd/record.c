@@ -64,6 +64,8 @@ struct record {
 	unsigned long long period;	/* -c, 0 when not given */
 	int callgraph;		/* -g / --call-graph: CG_NONE, CG_FP, CG_DWARF */
 	u32 stack_size;		/* --call-graph dwarf,SIZE (rounded up to 8) */
+	u64 branch_stack;	/* -b/-j: attr.branch_sample_type; 0: none */
+	u64 lbr;		/* --call-graph lbr: the same, for the chains */
 	const char *output;
 	int quiet;
 	const char *pid_list, *tid_list, *cpu_list;	/* -p, -t, -C */
@@ -280,6 +282,12 @@ static void setup_attrs(struct record *r)
 			a->sample_period = r->freq ? (u64)r->freq : 4000;
 			a->sample_type |= PD_SAMPLE_PERIOD;
 		}
+		/* perf's evsel__config(): -b/-j, else --call-graph lbr
+		   (which -b/-j turn back to frame pointers) */
+		if (!is_dummy && (r->branch_stack || r->lbr)) {
+			a->sample_type |= PD_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = r->branch_stack ? r->branch_stack : r->lbr;
+		}
 		if (r->callgraph == CG_DWARF) {
 			a->flags |= 1ULL << PD_ATTR_EXCLUDE_CALLCHAIN_USER;
 			a->sample_regs_user = REGS_USER_X86_64;
@@ -329,6 +337,43 @@ static int opt_compression(const struct opt *opt, const char *arg, int unset)
 	return 0;
 }
 
+/*
+ * -j: perf's parse_branch_stack(): a comma list of perf's branch filter
+ * names (PERF_SAMPLE_BRANCH_* bits); privilege levels alone mean any
+ * branch at them.  0, or -1 after an error.
+ */
+static int parse_branch_filter(struct record *r, const char *arg)
+{
+	static const struct {
+		const char *name;
+		int bit;
+	} modes[] = {
+		{ "u", 0 }, { "k", 1 }, { "hv", 2 }, { "any", 3 }, { "any_call", 4 },
+		{ "any_ret", 5 }, { "ind_call", 6 }, { "abort_tx", 7 }, { "in_tx", 8 },
+		{ "no_tx", 9 }, { "cond", 10 }, { "ind_jmp", 12 }, { "call", 13 },
+		{ "save_type", 16 }, { "stack", 11 }, { "hw_index", 17 }, { "priv", 18 },
+	};
+	char buf[256], *tok, *save;
+
+	if (strlen(arg) >= sizeof(buf))
+		return error("-j: filter list too long");
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (!strcmp(tok, modes[i].name))
+				break;
+		if (i == sizeof(modes) / sizeof(modes[0]))
+			return error("unknown branch filter %s, check man page", tok);
+		r->branch_stack |= 1ULL << modes[i].bit;
+	}
+	/* only privilege levels (u, k, hv): any branch */
+	if (!(r->branch_stack & ~7ULL))
+		r->branch_stack |= 1ULL << 3;
+	return 0;
+}
+
 /* --call-graph fp|dwarf[,size]: the mode and dwarf's stack size; 0, or -1
  * after an error. */
 static int parse_callgraph(struct record *r, const char *mode)
@@ -341,8 +386,16 @@ static int parse_callgraph(struct record *r, const char *mode)
 		r->callgraph = CG_FP;
 		return 0;
 	}
+	if (len == 3 && !strncmp(mode, "lbr", 3) && !comma) {
+		/* perf's LBR call stack: frame-pointer chains (the kernel
+		   part), the user part from the LBR call stack: USER,
+		   CALL_STACK, NO_FLAGS, NO_CYCLES, HW_INDEX */
+		r->callgraph = CG_FP;
+		r->lbr = 1ULL << 0 | 1ULL << 11 | 1ULL << 14 | 1ULL << 15 | 1ULL << 17;
+		return 0;
+	}
 	if (len != 5 || strncmp(mode, "dwarf", 5))
-		return error("call graph mode '%s' is not supported (fp or dwarf[,size])", mode);
+		return error("call graph mode '%s' is not supported (fp, lbr or dwarf[,size])", mode);
 #if !defined(__x86_64__)
 	return error("--call-graph dwarf is supported on x86_64 only");
 #endif
@@ -577,6 +630,8 @@ static void check_id_lists(const struct record *r, const struct opt *opts)
 static int parse_options(struct record *r, int argc, char **argv)
 {
 	const char *callgraph_mode = NULL, *duration_arg = NULL, *mmap_arg = NULL;
+	const char *branch_filter = NULL;
+	int branch_any = 0;
 	struct opt opts[] = {
 		OPT_CALLBACK('e', "event", r, "event",
 			     "event selector, perf's syntax: cpu-clock, sched:sched_switch, ... with :u, :k, ...",
@@ -588,7 +643,11 @@ static int parse_options(struct record *r, int argc, char **argv)
 		OPT_U64('c', "count", &r->period, "event period to sample"),
 		OPT_BOOLEAN('g', NULL, &r->callgraph, "record call graphs (frame pointers)"),
 		OPT_STRING(0, "call-graph", &callgraph_mode, "mode[,size]",
-			   "call graph mode: fp, or dwarf with SIZE stack bytes (default 8192)"),
+			   "call graph mode: fp, lbr, or dwarf with SIZE stack bytes (default 8192)"),
+		OPT_BOOLEAN('b', "branch-any", &branch_any, "sample any taken branches"),
+		OPT_STRING('j', "branch-filter", &branch_filter, "branch filter mask",
+			   "branch stack filter modes: u, k, hv, any, any_call, any_ret, ind_call, "
+			   "abort_tx, in_tx, no_tx, cond, ind_jmp, call, save_type, stack, hw_index, priv"),
 		OPT_STRING('p', "pid", &r->pid_list, "pid", "record events on existing process ids (comma separated)"),
 		OPT_STRING('t', "tid", &r->tid_list, "tid", "record events on existing thread ids (comma separated)"),
 		OPT_BOOLEAN('a', "all-cpus", &r->system_wide, "system-wide collection from all CPUs"),
@@ -616,6 +675,10 @@ static int parse_options(struct record *r, int argc, char **argv)
 	if (r->callgraph)
 		r->callgraph = CG_FP;
 	if (callgraph_mode && parse_callgraph(r, callgraph_mode))
+		return 129;
+	if (branch_any)
+		r->branch_stack = 1ULL << 3;	/* PERF_SAMPLE_BRANCH_ANY */
+	if (branch_filter && parse_branch_filter(r, branch_filter))
 		return 129;
 	if (r->freq < 0)
 		opt_usage_error(record_usage, opts, "bad frequency %d", r->freq);
@@ -703,12 +766,17 @@ static int open_output(struct record *r)
 		if (r->compression)
 			sink_add_compressed(&r->sink, r->compression, ring_bytes(r));
 		pw_add_feature(&r->sink.out, PD_FEAT_SAMPLE_TIME, (u64[2]){ 0, 0 }, 16);
+		if (r->branch_stack)
+			pw_add_feature(&r->sink.out, PD_FEAT_BRANCH_STACK, "", 0);
 		pw_pipe_features(&r->sink.out);
 		write_event_names(r);
 	} else {
 		keep_old_output(r->output);
 		if (pw_open(&r->sink.out, r->output, r->wevs, (u32)r->ctr.nr_events))
 			return -1;
+		/* perf's HEADER_BRANCH_STACK: samples with -b/-j branch stacks */
+		if (r->branch_stack)
+			pw_add_feature(&r->sink.out, PD_FEAT_BRANCH_STACK, "", 0);
 	}
 	r->sink.dsos = record_dsos_new(r->id_first);
 	if (r->compression)

@@ -207,6 +207,10 @@ static int open_event(struct counters *c, struct record_event *ev, pid_t child, 
 		if (fd < 0 && errno == EMFILE)
 			return error("cannot open event '%s': too many open files "
 				     "(raise the limit with ulimit -n)", ev->spec);
+		/* perf's words when the PMU refuses branch sampling */
+		if (fd < 0 && errno == EOPNOTSUPP && (ev->attr.sample_type & PD_SAMPLE_BRANCH_STACK))
+			return error("%s: PMU Hardware or event type doesn't support branch stack sampling",
+				     to_cpu_clock ? "cpu-clock" : ev->spec);
 		if (fd < 0) {
 			if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)
 				return error("event '%s' is not supported on this machine", ev->spec);

@@ -131,3 +131,20 @@ for pair in "0 1" "2 3" "4 5" "1 4"; do
 	compare "branch diff $(basename "$f1") $(basename "$f2")" \
 		"perf diff '$f1' '$f2'" "'$PROF' diff '$f1' '$f2'"
 done
+
+# record -b, -j, --call-graph lbr: where the machine cannot sample branch
+# stacks (a VM: no LBR) both refuse, prof in one line naming the event
+for a in "-b" "-j any,u" "--call-graph lbr"; do
+	if perf record -q $a -o "$TMP/rec.data" -- true >/dev/null 2>&1; then
+		skip "branch record $a" "this machine samples branch stacks (compared by record.sh's rules only)"
+		continue
+	fi
+	"$PROF" record -q $a -o "$TMP/rec2.data" -- true >/dev/null 2>"$TMP/rec.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$TMP/rec.err")" -eq 1 ] &&
+		grep -q "doesn't support branch stack sampling" "$TMP/rec.err"; then
+		ok "branch record $a refused"
+	else
+		not_ok "branch record $a refused" "status $rc" "$(head -3 "$TMP/rec.err")"
+	fi
+done
