@@ -171,6 +171,25 @@ void hists_add_callgraph(struct hists *h, const struct cc_item *items, const cha
  * unresolved symbols). */
 void hists_finish(struct hists *h, int dso_list_given);
 
+/*
+ * Event groups (perf's --group, the default for a file with groups): after
+ * hists_finish() of the leader and of each member, perf's hists__match()
+ * and hists__link(): every leader entry is paired with each member's
+ * entry of the same key, a key only a member has gets a leader entry of
+ * its own (zero counts, no call graph, its filtered flag copied), and the
+ * leader is ordered again, ties in a count column broken by the members'
+ * counts in group order (perf's __hpp__sort()).  members: the nr events
+ * after the leader, in the group's order; they must outlive the leader's
+ * printing.
+ */
+void hists_group_link(struct hists *leader, struct hists *const *members, u32 nr,
+		      int dso_list_given);
+
+/* After hists_group_link(): member m's (0: the first after the leader)
+ * entry paired with leader entry e, or NULL. */
+const struct hist_entry *hists_group_pair(const struct hists *leader, const struct hist_entry *e,
+					  u32 m);
+
 /* ---- reading it, after hists_finish() ------------------------------------- */
 
 /*
@@ -290,6 +309,12 @@ struct hists {
 				   tree (the order perf collapses entries
 				   in); NULL without call chains, unless
 				   need_input_rank */
+
+	/* set by hists_group_link() on a group's leader */
+	u32 group_nr;		/* members after the leader; 0: no group */
+	struct hists **group_members;	/* group_nr of them */
+	u32 *group_pair;	/* entry * group_nr + m -> member m's entry
+				   + 1 (0: none) */
 };
 
 #endif

@@ -55,6 +55,8 @@ void hists_release(struct hists *h)
 	free(h->sorted);
 	free(h->late_entries);
 	free(h->input_rank);
+	free(h->group_members);
+	free(h->group_pair);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -125,6 +127,12 @@ static void grow_entries(struct hists *h)
 		       (size_t)(n - h->alloc_entries) * sizeof(*h->cc_roots));
 	}
 	h->alloc_entries = n;
+}
+
+void hist_entry_room(struct hists *h)
+{
+	if (h->nr_entries == h->alloc_entries)
+		grow_entries(h);
 }
 
 /* Finds the entry of p's key, or makes it from the key (zero counts).

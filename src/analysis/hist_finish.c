@@ -376,6 +376,25 @@ static void *column_widths(void *arg)
 	return NULL;
 }
 
+void hist_collect_shown(struct hists *h)
+{
+	free(h->sorted);
+	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
+	h->nr_sorted = 0;
+	h->total_period = h->total_non_filtered_period = 0;
+	h->nr_non_filtered_samples = 0;
+	for (u32 i = 0; i < h->nr_entries; i++) {
+		struct hist_entry *e = &h->entries[i];
+
+		h->total_period += e->period;
+		if (e->filtered)
+			continue;
+		h->total_non_filtered_period += e->period;
+		h->nr_non_filtered_samples += e->nr_samples;
+		h->sorted[h->nr_sorted++] = e;
+	}
+}
+
 void hists_finish(struct hists *h, int dso_list_given)
 {
 	struct width_job widths = { h, dso_list_given, NULL };
@@ -418,21 +437,7 @@ void hists_finish(struct hists *h, int dso_list_given)
 			trees_threaded = run_trees(h, &trees, finish_trees, h->cc);
 	}
 
-	free(h->sorted);
-	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
-	h->nr_sorted = 0;
-	h->total_period = h->total_non_filtered_period = 0;
-	h->nr_non_filtered_samples = 0;
-	for (u32 i = 0; i < h->nr_entries; i++) {
-		struct hist_entry *e = &h->entries[i];
-
-		h->total_period += e->period;
-		if (e->filtered)
-			continue;
-		h->total_non_filtered_period += e->period;
-		h->nr_non_filtered_samples += e->nr_samples;
-		h->sorted[h->nr_sorted++] = e;
-	}
+	hist_collect_shown(h);
 	/* the widths read the shown entries while hist_sort() only
 	   reorders the pointers to them: a copy for the widths */
 	widths_threaded = 0;

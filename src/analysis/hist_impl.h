@@ -172,6 +172,11 @@ void hist_apply_queued(struct hists *h);
  * shown[] (h->sorted or a copy, any order): sets h->col_width
  * (hist_layout.c).  Reads names only. */
 void hist_column_widths(struct hists *h, struct hist_entry *const *shown, int dso_list_given);
+/* Sets h->sorted to the entries not filtered (in entry order) and the
+ * totals (hist_finish.c). */
+void hist_collect_shown(struct hists *h);
+/* Makes room for one more entry and its origin (hist_add.c). */
+void hist_entry_room(struct hists *h);
 /* Puts h->sorted (the shown entries) in perf's output order and sets
  * h->input_rank (hist_order.c). */
 void hist_sort(struct hists *h);

@@ -200,8 +200,9 @@ void hist_column_widths(struct hists *h, struct hist_entry *const *shown, int ds
 	new_width(&h->col_width[HD_COMM], comm_len);
 	if (comm_len)
 		new_width(&h->col_width[HD_PID], comm_len + 8);
-	h->col_width[HD_CHILDREN] = 8;
-	h->col_width[HD_OVERHEAD] = 8;
-	h->col_width[HD_SAMPLE] = 12;
-	h->col_width[HD_PERIOD] = 12;
+	/* a group's counts: one column of perf's width per event */
+	h->col_width[HD_CHILDREN] = 8 * (1 + h->group_nr);
+	h->col_width[HD_OVERHEAD] = 8 * (1 + h->group_nr);
+	h->col_width[HD_SAMPLE] = 12 * (1 + h->group_nr);
+	h->col_width[HD_PERIOD] = 12 * (1 + h->group_nr);
 }

@@ -624,8 +624,21 @@ static u8 *unordered_dsos(const struct hists *h)
 struct row_fill {
 	const struct output_rows *o;
 	const enum hist_dim *dims;	/* o->nr_keys of them */
+	const int *member;	/* per key: -1, or the group member whose
+				   count of dims[i] it is */
 	u32 from, to;
 };
+
+/* A count of member m's entry paired with e (0 when it has none). */
+static u64 member_count(const struct hists *h, const struct hist_entry *e, int m,
+			enum hist_dim d)
+{
+	const struct hist_entry *p = hists_group_pair(h, e, (u32)m);
+
+	if (!p)
+		return 0;
+	return d == HD_SAMPLE ? p->nr_samples : p->period;
+}
 
 static void *fill_rows(void *arg)
 {
@@ -640,6 +653,10 @@ static void *fill_rows(void *arg)
 		u64 *row = o->rows + (size_t)j * o->stride;
 
 		for (int i = 0; i < nr_keys; i++) {
+			if (f->member[i] >= 0) {
+				row[i] = ~member_count(h, e, f->member[i], f->dims[i]);
+				continue;
+			}
 			switch (f->dims[i]) {
 			case HD_CHILDREN:
 				row[i] = ~e->acc_period;
@@ -686,22 +703,36 @@ static void *output_rows(void *arg)
 	struct output_rows *o = arg;
 	struct hists *h = o->h;
 	const struct hist_layout *lay = h->lay;
-	enum hist_dim dims[HD_NR + 1];
+	size_t max_keys = HD_NR + 1 + 3 * (size_t)h->group_nr;
+	enum hist_dim *dims = xmalloc(max_keys * sizeof(*dims));
+	int *member = xmalloc(max_keys * sizeof(*member));
 	int nr_keys = 0, sym_key = -1;
 	u32 n = h->nr_sorted;
-	struct row_fill first = { o, dims, 0, n }, second = { o, dims, n / 2, n };
+	struct row_fill first = { o, dims, member, 0, n }, second = { o, dims, member, n / 2, n };
 	pthread_t thread;
 	int threaded = 0;
 
 	for (int i = 0; i < lay->nr_sort; i++) {
-		if (lay->elide_mask & (1u << lay->sort[i]))
+		enum hist_dim d = lay->sort[i];
+
+		if (lay->elide_mask & (1u << d))
 			continue;
-		if (lay->sort[i] == HD_SYM) {
+		if (d == HD_SYM) {
 			/* the name's first bytes, then the symbol */
+			member[nr_keys] = -1;
 			dims[nr_keys++] = HD_NR;
 			sym_key = nr_keys;
 		}
-		dims[nr_keys++] = lay->sort[i];
+		member[nr_keys] = -1;
+		dims[nr_keys++] = d;
+		/* a group's counts after the leader's, the members' in order
+		   (not the children period's: perf's __hpp__sort_acc()) */
+		if (d == HD_OVERHEAD || d == HD_SAMPLE || d == HD_PERIOD) {
+			for (u32 m = 0; m < h->group_nr; m++) {
+				member[nr_keys] = (int)m;
+				dims[nr_keys++] = d;
+			}
+		}
 	}
 	o->nr_keys = nr_keys;
 	o->sym_key = sym_key;
@@ -718,6 +749,8 @@ static void *output_rows(void *arg)
 		o->unordered = unordered_dsos(h);
 	if (threaded)
 		pthread_join(thread, NULL);
+	free(dims);
+	free(member);
 	return NULL;
 }
 

@@ -36,6 +36,7 @@
 #include "../util/progress.h"
 #include "../util/timerange.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -73,6 +74,7 @@ struct report_ctx {
 	const char *cpus;		/* -C */
 	const char *time_str;		/* --time */
 	int children_opt;		/* --children: 1, --no-children: 0, else -1 */
+	int group_opt;			/* --group: 1, --no-group: 0, else -1 */
 	struct callchain_param cg;	/* -g (and --percent-limit's threshold) */
 	int cg_given;			/* -g was used */
 	int inverted;			/* -G */
@@ -337,12 +339,89 @@ static void warn_lost(const struct report_ctx *ctx, const struct pd_file *f)
 			(unsigned long long)samples, 100.0 * st->total_lost_samples / samples);
 }
 
+/* The file's events as perf's report groups them. */
+struct event_groups {
+	int shown;		/* perf's symbol_conf.event_group */
+	int forced;		/* --group on a file without groups: all in one,
+				   named without "anon group { }" */
+	u32 *leader;		/* evsel -> its leader's index */
+	u32 *nr_members;	/* evsel -> events in its group (a leader's), 0
+				   for a member and an event of no group */
+	const char **name;	/* a leader's group name, NULL: anonymous */
+};
+
+/* The groups of GROUP_DESC (a stream's HEADER_FEATURE too), shown
+ * together unless --no-group; --group or --no-group on a file without any
+ * puts all its events in one (perf's evlist__force_leader(), whose leader
+ * then says "events" even in sections of their own). */
+static void event_groups(const struct report_ctx *ctx, struct pd_file *f, struct event_groups *g)
+{
+	u32 n = f->nr_evsel, nr_groups = 0;
+	struct pd_feat_env env;
+
+	g->leader = xcalloc(n ? n : 1, sizeof(u32));
+	g->nr_members = xcalloc(n ? n : 1, sizeof(u32));
+	g->name = xcalloc(n ? n : 1, sizeof(char *));
+	g->forced = 0;
+	pd_feature_env_init(f, &env);
+	if (pd_has_feature(f, PD_FEAT_GROUP_DESC) && pd_feature_decode(f, PD_FEAT_GROUP_DESC, &env))
+		pd_feature_env_init(f, &env);	/* perf reads on without groups */
+	for (u32 i = 0; i < n; i++) {
+		if (env.group_leader_is_self[i] || !i) {
+			g->leader[i] = i;
+			g->nr_members[i] = env.group_nr_members[i];
+			g->name[i] = env.group_name[i];
+			nr_groups += g->nr_members[i] > 1;
+		} else {
+			g->leader[i] = g->leader[i - 1];
+		}
+	}
+	if (!nr_groups && ctx->group_opt != -1 && n) {
+		g->forced = 1;
+		for (u32 i = 0; i < n; i++) {
+			g->leader[i] = 0;
+			g->nr_members[i] = 0;
+		}
+		g->nr_members[0] = n;
+	}
+	g->shown = ctx->group_opt == 1 || (ctx->group_opt == -1 && nr_groups);
+}
+
+static void event_groups_free(struct event_groups *g)
+{
+	free(g->leader);
+	free(g->nr_members);
+	free(g->name);
+}
+
+/* perf's evsel__group_desc(): "anon group { a, b }", or "a, b" forced. */
+static void group_desc(const struct pd_file *f, const struct event_groups *g, u32 leader,
+		       char *buf, size_t size)
+{
+	size_t len = 0;
+
+	assert(size > 0);
+	buf[0] = 0;
+	if (!g->forced)
+		len += snprintf(buf + len, size - len, "%s { ",
+				g->name[leader] ? g->name[leader] : "anon group");
+	for (u32 i = leader; i < leader + g->nr_members[leader] && len < size; i++) {
+		char name[256];
+
+		pd_evsel_name(f, &f->evsel[i], name, sizeof(name));
+		len += snprintf(buf + len, size - len, "%s%s", i > leader ? ", " : "", name);
+	}
+	if (!g->forced && len < size)
+		snprintf(buf + len, size - len, " }");
+}
+
 /* The flat report: the engine's histograms, printed. */
 static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 {
 	struct engine_config *cfg = &ctx->ecfg;
 	struct engine *eng;
 	struct hists *hists;
+	struct event_groups groups = { 0 };
 	u64 nr_entries = 0;
 	u32 nr_hists;
 	int ret;
@@ -364,6 +443,19 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 		hists_finish(&hists[i], ctx->dsos != NULL);
 		nr_entries += hists[i].nr_entries;
 	}
+	event_groups(ctx, f, &groups);
+	for (u32 i = 0; groups.shown && i < nr_hists; i++) {
+		u32 nr = groups.nr_members[i];
+		struct hists **members;
+
+		if (nr < 2 || i + nr > nr_hists)
+			continue;
+		members = xmalloc((nr - 1) * sizeof(*members));
+		for (u32 m = 0; m < nr - 1; m++)
+			members[m] = &hists[i + 1 + m];
+		hists_group_link(&hists[i], members, nr - 1, ctx->dsos != NULL);
+		free(members);
+	}
 	if (!nr_entries) {
 		report_stdio_begin(stdout, &ctx->lay, &ctx->so, 0);
 		error("the %s data has no samples", f->path);
@@ -372,15 +464,20 @@ static int flat_report(struct report_ctx *ctx, struct pd_file *f)
 	ctx->so.total_lost_samples = f->stats.total_lost_samples;
 	report_stdio_begin(stdout, &ctx->lay, &ctx->so, 1);
 	for (u32 i = 0; i < nr_hists; i++) {
-		char name[256];
+		char name[1024];
 
-		if (!hists[i].nr_samples)
+		/* a group's members are in its leader's section */
+		if (!hists[i].nr_samples || (groups.shown && groups.leader[i] != i))
 			continue;
-		pd_evsel_name(f, &f->evsel[i], name, sizeof(name));
-		report_stdio_hists(stdout, &hists[i], name, &ctx->so);
+		if (hists[i].group_nr)
+			group_desc(f, &groups, i, name, sizeof(name));
+		else
+			pd_evsel_name(f, &f->evsel[i], name, sizeof(name));
+		report_stdio_hists(stdout, &hists[i], name, groups.nr_members[i] > 1, &ctx->so);
 	}
 	report_stdio_end(stdout, &ctx->so);
 out:
+	event_groups_free(&groups);
 	engine_free(eng);
 	hist_filters_free(&ctx->filters);
 	free(ctx->cpu_bitmap);
@@ -673,6 +770,7 @@ int cmd_report(int argc, char **argv)
 	struct report_ctx ctx = {
 		.children_opt = -1,
 		.branch_opt = -1,
+		.group_opt = -1,
 		.inline_frames = 1,
 		/* perf's default: the running kernel's */
 		.max_stack = sysctl_int("kernel/perf_event_max_stack", MAX_STACK, 0),
@@ -706,6 +804,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('C', "cpu", &ctx.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &ctx.time_str, "str", "time to display: start,end in seconds"),
 		OPT_BOOLEAN(0, "children", &ctx.children_opt, "accumulate callchains of children and show total overhead"),
+		OPT_BOOLEAN(0, "group", &ctx.group_opt, "show event group information together (the default for a file with groups)"),
 		{ .type = OPT_T_CALLBACK, .short_name = 'g', .long_name = "call-graph",
 		  .value = &ctx, .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
 		  .help = "call graph display: graph|flat|fractal|folded|none, threshold, "

@@ -140,19 +140,78 @@ static void trace_key(struct engine *eng, struct hists *h, const struct pd_evsel
 	p->trace = hists_trace_id(h, text);
 }
 
+/* A resolved sample of evsel added to its event's histogram, here or
+ * through the queue of the thread topology engine_setup() chose. */
+static int add_sample(struct engine *eng, const struct pd_event *ev, const struct pd_evsel *evsel,
+		      struct pd_sample *sample, struct addr_location *al)
+{
+	struct hist_prepared prepared;
+	struct hists *h = &eng->hists[evsel->idx];
+
+	if (eng->flat_q) {
+		struct item_sample *it = batchq_alloc(eng->flat_q, sizeof(*it));
+
+		it->kind = ITEM_SAMPLE;
+		it->evsel_idx = evsel->idx;
+		it->dso = al->dso;
+		it->addr_listed = hist_symbol_addr_listed(eng->cfg->filters, al->map != NULL, sample->ip);
+		it->kernel_unsure = al->kernel_unsure;
+		hists_prepare(h, al, (s32)sample->cpu, sample->period,
+			      hist_filter_thread_dso(eng->strs, eng->cfg->filters, al), &it->p);
+		if (eng->cfg->trace_events)
+			trace_key(eng, h, evsel, sample, al, &it->p);
+		it->late = 0;
+		it->p.seq = eng->nr_prepared++;
+		if (!eng->cfg->children)
+			return 0;	/* nothing below is for it (no call graph with a queue) */
+	} else {
+		hists_prepare(h, al, (s32)sample->cpu, sample->period,
+			      eng->cg_lookup ? hist_filter_thread_dso(eng->strs, eng->cfg->filters, al) :
+			      hist_filter_sample(eng->strs, eng->cfg->filters, al, sample->ip),
+			      &prepared);
+		if (eng->cfg->trace_events)
+			trace_key(eng, h, evsel, sample, al, &prepared);
+	}
+	if (eng->cfg->cg.enabled || eng->cfg->children)
+		session_dwarf_chain(eng->session, &evsel->attr, al, sample, eng->cfg->max_stack,
+				    &eng->dwarf_chain);
+	/* the chain is resolved while the entry's index slot comes in */
+	if (eng->cfg->cg.enabled) {
+		if (!eng->flat_q && !eng->chain_q)
+			hists_prefetch(h, &prepared, al->sym, 0);
+		cursor_resolve(eng, sample, al, &eng->cursor);
+	}
+	if (eng->chain_q) {
+		chains_send(eng, evsel->idx, sample, &prepared, al);
+		return 0;
+	}
+	if (!eng->flat_q && hists_add_prepared(h, &prepared, al->sym, 0, al->dso, 0) &&
+	    eng->cfg->resolve_flags) {
+		struct addr_location full;
+
+		session_resolve(eng->session, ev, sample, &full);
+		hists_set_sym(h, full.sym);
+	}
+	if (eng->cfg->cg.enabled)
+		chains_add(eng, h, sample);
+	else if (eng->cfg->children && sample->callchain_nr)
+		cursor_add_children(eng, h, sample, al);
+	return 0;
+}
+
 /*
  * One record in file order: the session model fed with it, or the sample
- * resolved, filtered (--time, -C) and added to its event's histogram, here
- * or through the queue of the thread topology engine_setup() chose.
+ * resolved, filtered (--time, -C) and added to its event's histogram (a
+ * PERF_SAMPLE_READ sample to the histogram of each event it read, with
+ * the value's growth as its period, as perf does).
  */
 static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
 	struct engine *eng = vctx;
 	struct pd_sample sample;
 	struct addr_location al;
-	struct pd_evsel *evsel = ev->evsel;
-	struct hist_prepared prepared;
-	struct hists *h;
+	struct pd_evsel *evsel = ev->evsel, *member;
+	u64 k = 0, period;
 
 	if (!eng->configured) {
 		int r;
@@ -184,55 +243,17 @@ static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *e
 	if (eng->cfg->cpu_bitmap &&
 	    (sample.cpu >= CPU_LIST_MAX || !(eng->cfg->cpu_bitmap[sample.cpu / 8] & (1 << (sample.cpu % 8)))))
 		return 0;
-	h = &eng->hists[evsel->idx];
-	if (eng->flat_q) {
-		struct item_sample *it = batchq_alloc(eng->flat_q, sizeof(*it));
+	if (!(evsel->attr.sample_type & PD_SAMPLE_READ))
+		return add_sample(eng, ev, evsel, &sample, &al);
+	while (engine_read_next(eng, f, evsel, &sample, &k, &member, &period)) {
+		/* each its own copy: the chain's walk may change them */
+		struct pd_sample one = sample;
+		struct addr_location one_al = al;
 
-		it->kind = ITEM_SAMPLE;
-		it->evsel_idx = evsel->idx;
-		it->dso = al.dso;
-		it->addr_listed = hist_symbol_addr_listed(eng->cfg->filters, al.map != NULL, sample.ip);
-		it->kernel_unsure = al.kernel_unsure;
-		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
-			      hist_filter_thread_dso(eng->strs, eng->cfg->filters, &al), &it->p);
-		if (eng->cfg->trace_events)
-			trace_key(eng, h, evsel, &sample, &al, &it->p);
-		it->late = 0;
-		it->p.seq = eng->nr_prepared++;
-		if (!eng->cfg->children)
-			return 0;	/* nothing below is for it (no call graph with a queue) */
-	} else {
-		hists_prepare(h, &al, (s32)sample.cpu, sample.period,
-			      eng->cg_lookup ? hist_filter_thread_dso(eng->strs, eng->cfg->filters, &al) :
-			      hist_filter_sample(eng->strs, eng->cfg->filters, &al, sample.ip),
-			      &prepared);
-		if (eng->cfg->trace_events)
-			trace_key(eng, h, evsel, &sample, &al, &prepared);
+		one.period = period;
+		if (member->idx < eng->nr_hists && add_sample(eng, ev, member, &one, &one_al))
+			return -1;
 	}
-	if (eng->cfg->cg.enabled || eng->cfg->children)
-		session_dwarf_chain(eng->session, &evsel->attr, &al, &sample, eng->cfg->max_stack,
-				    &eng->dwarf_chain);
-	/* the chain is resolved while the entry's index slot comes in */
-	if (eng->cfg->cg.enabled) {
-		if (!eng->flat_q && !eng->chain_q)
-			hists_prefetch(h, &prepared, al.sym, 0);
-		cursor_resolve(eng, &sample, &al, &eng->cursor);
-	}
-	if (eng->chain_q) {
-		chains_send(eng, evsel->idx, &sample, &prepared, &al);
-		return 0;
-	}
-	if (!eng->flat_q && hists_add_prepared(h, &prepared, al.sym, 0, al.dso, 0) &&
-	    eng->cfg->resolve_flags) {
-		struct addr_location full;
-
-		session_resolve(eng->session, ev, &sample, &full);
-		hists_set_sym(h, full.sym);
-	}
-	if (eng->cfg->cg.enabled)
-		chains_add(eng, h, &sample);
-	else if (eng->cfg->children && sample.callchain_nr)
-		cursor_add_children(eng, h, &sample, &al);
 	return 0;
 }
 
@@ -323,5 +344,6 @@ void engine_free(struct engine *eng)
 	free(eng->sym_cache);
 	cursor_free(&eng->cursor);
 	free(eng->dwarf_chain.v);
+	engine_read_ids_free(&eng->read_ids);
 	free(eng);
 }

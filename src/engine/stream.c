@@ -15,6 +15,30 @@ static int cpu_skipped(const unsigned char *bitmap, u32 cpu)
 	return bitmap && (cpu >= CPU_LIST_MAX || !(bitmap[cpu / 8] & (1 << (cpu % 8))));
 }
 
+/* A PERF_SAMPLE_READ sample handed to the consumer once per value read,
+ * as a sample of that value's event with its growth as the period. */
+static int read_samples(struct engine *eng, const struct pd_file *f, struct engine_sample *s)
+{
+	const struct engine_consumer *c = eng->consumer;
+	const struct pd_evsel *from = s->evsel;
+	const struct pd_sample read = s->sample;
+	const struct addr_location al = s->al;
+	struct pd_evsel *member;
+	u64 k = 0, period;
+	int r;
+
+	while (engine_read_next(eng, f, from, &read, &k, &member, &period)) {
+		s->evsel = member;
+		s->sample = read;
+		s->sample.period = period;
+		s->al = al;
+		s->unwound = 0;
+		if (c->sample && (r = c->sample(c->arg, s)))
+			return r;
+	}
+	return 0;
+}
+
 static int stream_record(void *vctx, struct pd_file *f, const struct pd_event *ev)
 {
 	struct engine *eng = vctx;
@@ -56,7 +80,9 @@ static int stream_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return 0;
 	if (cpu_skipped(cfg->cpu_bitmap, s.sample.cpu))
 		return 0;
-	return c->sample ? c->sample(c->arg, &s) : 0;
+	if (!(s.evsel->attr.sample_type & PD_SAMPLE_READ))
+		return c->sample ? c->sample(c->arg, &s) : 0;
+	return read_samples(eng, f, &s);
 }
 
 int engine_stream(struct engine *eng, struct pd_file *f, const struct engine_consumer *consumer)

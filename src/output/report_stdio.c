@@ -281,14 +281,31 @@ static void put_sym(struct line *l, const struct hists *h, const struct hist_ent
  * of a huge number, a pid's "%7d:", a symbol's prefix and suffix). */
 #define COL_ROOM(w) (3 + (size_t)((w) > 0 ? (w) : 0) + 64)
 
+/* One count column's value of e (of the histogram whose total is given),
+ * in perf's width w of one event: " %*.2f%%" or " %*llu" after the
+ * separator's first space.  e NULL: a group member without the key. */
+static void put_count(struct line *l, enum hist_dim d, const struct hist_entry *e, u64 total,
+		      int w)
+{
+	u64 v = !e ? 0 : d == HD_CHILDREN ? e->acc_period : d == HD_SAMPLE ? e->nr_samples :
+		e->period;
+
+	if (d == HD_CHILDREN || d == HD_OVERHEAD) {
+		put_fixed2(l, total ? 100.0 * v / total : 0.0, w - 2);
+		put_mem(l, "%", 1);
+	} else {
+		put_u64(l, v, w - 1);
+	}
+}
+
 static void print_row(struct line *l, const struct hists *h, const struct hist_entry *e,
-		      u64 total)
+		      u64 total, const struct report_stdio_opts *o)
 {
 	const struct hist_layout *lay = h->lay;
 	size_t room = 1;	/* the newline */
 
 	for (int i = 0; i < lay->nr_cols; i++)
-		room += COL_ROOM(h->col_width[lay->cols[i]]);
+		room += COL_ROOM(h->col_width[lay->cols[i]]) + 64 * h->group_nr;
 	line_reserve(l, room);
 	for (int i = 0; i < lay->nr_cols; i++) {
 		enum hist_dim d = lay->cols[i];
@@ -299,18 +316,18 @@ static void print_row(struct line *l, const struct hists *h, const struct hist_e
 		put_mem(l, "   ", d <= HD_PERIOD ? 3 : 2);
 		switch (d) {
 		case HD_CHILDREN:
-			put_fixed2(l, total ? 100.0 * e->acc_period / total : 0.0, w - 2);
-			put_mem(l, "%", 1);
-			break;
 		case HD_OVERHEAD:
-			put_fixed2(l, total ? 100.0 * e->period / total : 0.0, w - 2);
-			put_mem(l, "%", 1);
-			break;
 		case HD_SAMPLE:
-			put_u64(l, e->nr_samples, w - 1);
-			break;
 		case HD_PERIOD:
-			put_u64(l, e->period, w - 1);
+			/* a group's: the leader's, then each member's (perf's
+			   __hpp__fmt()), each as wide as one event's column */
+			w /= 1 + (int)h->group_nr;
+			put_count(l, d, e, total, w);
+			for (u32 m = 0; m < h->group_nr; m++) {
+				put_mem(l, " ", 1);
+				put_count(l, d, hists_group_pair(h, e, m),
+					  total_of(h->group_members[m], o), w);
+			}
 			break;
 		case HD_PID: {
 			char tmp[16];
@@ -390,7 +407,7 @@ static void *format_rows(void *arg)
 		const struct hist_entry *e = h->sorted[i];
 
 		if (row_shown(h, e, rs->total, rs->o))
-			print_row(&rs->line, h, e, rs->total);
+			print_row(&rs->line, h, e, rs->total, rs->o);
 		if (rs->ends)
 			rs->ends[i - rs->from] = (u32)rs->line.len;
 	}
@@ -472,7 +489,7 @@ static void print_graph_rows(FILE *out, const struct hists *h, const struct repo
 	free(ends);
 }
 
-void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
+void report_stdio_hists(FILE *out, const struct hists *h, const char *evname, int plural,
 			const struct report_stdio_opts *o)
 {
 	u64 total = total_of(h, o);
@@ -481,14 +498,23 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 
 	if (!o->quiet) {
 		unsigned long nr = o->relative ? h->nr_non_filtered_samples : h->nr_samples;
+		u64 count = total;
 		char unit;
 
+		/* a group's: its events' together */
+		for (u32 m = 0; m < h->group_nr; m++) {
+			const struct hists *mh = h->group_members[m];
+
+			nr += o->relative ? mh->nr_non_filtered_samples : mh->nr_samples;
+			count += total_of(mh, o);
+		}
 		nr = convert_unit(nr, &unit);
-		fprintf(out, "# Samples: %lu%c of event '%s'", nr, unit, evname);
+		fprintf(out, "# Samples: %lu%c of event%s '%s'", nr, unit, plural ? "s" : "",
+			evname);
 		if (o->time_str)
 			fprintf(out, " (time slices: %s)", o->time_str);
 		fprintf(out, "\n# Event count (approx.): %llu\n#\n",
-			(unsigned long long)total);
+			(unsigned long long)count);
 		print_titles(out, h);
 	}
 	if (!o->callgraph) {
@@ -512,7 +538,7 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
 
 		if (!row_shown(h, e, total, o))
 			continue;
-		print_row(&line, h, e, total);
+		print_row(&line, h, e, total, o);
 		fwrite(line.buf, 1, line.len, out);
 		line.len = 0;
 		callchain_print(out, h->cc, h->cc_roots[e - h->entries],

@@ -37,8 +37,11 @@ struct report_stdio_opts {
  * when complete (perf has something to show), the lost-samples count. */
 void report_stdio_begin(FILE *out, const struct hist_layout *lay,
 			const struct report_stdio_opts *o, int complete);
-/* One event: "# Samples: ...", the column titles and the rows. */
-void report_stdio_hists(FILE *out, const struct hists *h, const char *evname,
+/* One event, or an event group (a leader after hists_group_link()):
+ * "# Samples: ... of event[s] 'evname'", the column titles and the rows.
+ * plural: perf says "events" (its evsel has more than one member, whether
+ * shown as a group or not). */
+void report_stdio_hists(FILE *out, const struct hists *h, const char *evname, int plural,
 			const struct report_stdio_opts *o);
 /* The trailing tip block. */
 void report_stdio_end(FILE *out, const struct report_stdio_opts *o);
