@@ -124,9 +124,10 @@ static const char *const record_usage[] = {
 
 /*
  * -e: parses the list with the shared event syntax into r->ctr.events, each
- * owning its name.  prof record does not sample groups, :S or tracepoints
- * mixed with other events yet (they need group reads and sample ids that
- * differ per event); those are refused here.
+ * owning its name, with its group (a {group} of the list, :S reads it at
+ * each of the leader's samples).  prof record does not sample tracepoints
+ * mixed with other events yet (they need sample ids that differ per
+ * event); those are refused here.
  */
 static int opt_event(const struct opt *opt, const char *arg, int unset)
 {
@@ -142,22 +143,23 @@ static int opt_event(const struct opt *opt, const char *arg, int unset)
 	r->last_e_first = r->ctr.nr_events;
 	for (int i = 0; i < list.nr && !ret; i++) {
 		struct ev_event *ev = &list.events[i];
+		struct record_event *rev = &r->ctr.events[r->ctr.nr_events];
 
 		if (r->ctr.nr_events == COUNTERS_MAX_EVENTS)
 			ret = error("too many events (at most %d)", COUNTERS_MAX_EVENTS);
-		else if (ev->nr_members != 1)
-			ret = error("event groups are not supported by prof record yet: '%s'", arg);
-		else if (ev->sample_read)
-			ret = error("the S modifier is not supported by prof record yet: '%s'", ev->name);
 		else if (r->ctr.nr_events && (ev->attr.type == PD_TYPE_TRACEPOINT) !=
 			 (r->ctr.events[0].attr.type == PD_TYPE_TRACEPOINT))
 			ret = error("tracepoints cannot be mixed with other events yet: '%s'",
 				    ev->name);
 		if (ret)
 			break;
-		r->ctr.events[r->ctr.nr_events].attr = ev->attr;
-		r->ctr.events[r->ctr.nr_events].owned = ev->name;
-		r->ctr.events[r->ctr.nr_events++].spec = ev->name;
+		rev->attr = ev->attr;
+		rev->owned = ev->name;
+		rev->spec = ev->name;
+		rev->leader = r->ctr.nr_events - i + ev->leader;
+		rev->nr_members = ev->nr_members;
+		rev->sample_read = ev->sample_read;
+		r->ctr.nr_events++;
 		ev->name = NULL;
 	}
 	ev_list_free(&list);
@@ -229,6 +231,34 @@ static void add_tracing_data(struct record *r)
 }
 
 /*
+ * What a group changes in event i's attr, as perf record 6.1's
+ * evsel__config(): a member is enabled with its leader (neither disabled
+ * nor enabled on exec of its own); with :S every event of the group reads
+ * the group (READ, and FORMAT_GROUP when it has more than one event, which
+ * the kernel takes only without inherit) and only the leader samples.
+ */
+static void group_attr(struct record *r, int i)
+{
+	const struct record_event *ev = &r->ctr.events[i];
+	const struct record_event *leader = &r->ctr.events[ev->leader];
+	struct pd_attr *a = &r->ctr.events[i].attr;
+
+	if (ev->leader != i)
+		a->flags &= ~(1ULL << PD_ATTR_DISABLED | 1ULL << PD_ATTR_ENABLE_ON_EXEC);
+	if (!leader->sample_read)
+		return;
+	a->sample_type |= PD_SAMPLE_READ;
+	if (leader->nr_members > 1) {
+		a->read_format |= PD_FORMAT_GROUP;
+		a->flags &= ~(1ULL << PD_ATTR_INHERIT);
+	}
+	if (ev->leader != i) {
+		a->flags &= ~(1ULL << PD_ATTR_FREQ);
+		a->sample_period = 0;
+	}
+}
+
+/*
  * Fills the parts of every attr that depend on the options and the target,
  * as perf record 6.1 sets them, and adds the system-wide dummy event.  The
  * tracking flags (MMAP, COMM, TASK, ...) go on one event: the dummy when
@@ -250,8 +280,10 @@ static void setup_attrs(struct record *r)
 	if (system_wide)
 		base |= PD_SAMPLE_CPU;
 	if (system_wide) {
-		struct record_event *dummy = &r->ctr.events[r->ctr.nr_events++];
+		struct record_event *dummy = &r->ctr.events[r->ctr.nr_events];
 
+		dummy->leader = r->ctr.nr_events++;
+		dummy->nr_members = 1;
 		dummy->spec = "dummy:HG";
 		dummy->attr.type = PERF_TYPE_SOFTWARE;
 		dummy->attr.config = PERF_COUNT_SW_DUMMY;
@@ -293,6 +325,7 @@ static void setup_attrs(struct record *r)
 			a->sample_regs_user = REGS_USER_X86_64;
 			a->sample_stack_user = r->stack_size;
 		}
+		group_attr(r, i);
 	}
 	track->flags |= 1ULL << PD_ATTR_MMAP | 1ULL << PD_ATTR_COMM | 1ULL << PD_ATTR_TASK |
 			1ULL << PD_ATTR_MMAP2 | 1ULL << PD_ATTR_COMM_EXEC;
@@ -305,7 +338,8 @@ static void setup_attrs(struct record *r)
 	for (int i = 1; i < r->ctr.nr_events; i++)
 		if (r->ctr.events[i].attr.sample_type != first_type)
 			id_bit = PD_SAMPLE_IDENTIFIER;
-	if (r->ctr.nr_events > 1 || r->pipe)
+	/* a group read is split by id, one event's too */
+	if (r->ctr.nr_events > 1 || r->pipe || (first_type & PD_SAMPLE_READ))
 		for (int i = 0; i < r->ctr.nr_events; i++)
 			r->ctr.events[i].attr.sample_type |= id_bit;
 
@@ -744,6 +778,23 @@ static int open_counters(struct record *r)
 	return counters_map_rings(&r->ctr);
 }
 
+/* GROUP_DESC of the groups of more than one event, when there are any. */
+static void add_group_desc(struct record *r)
+{
+	struct pw_group groups[COUNTERS_MAX_EVENTS];
+	u32 nr = 0;
+
+	for (int i = 0; i < r->ctr.nr_events; i++) {
+		if (r->ctr.events[i].leader != i || r->ctr.events[i].nr_members < 2)
+			continue;
+		groups[nr].name = NULL;
+		groups[nr].leader = (u32)i;
+		groups[nr++].nr_members = (u32)r->ctr.events[i].nr_members;
+	}
+	if (nr)
+		pw_add_group_desc(&r->sink.out, groups, nr);
+}
+
 /*
  * Opens the file (keeping an old one as OUTPUT.old) or the pipe, which
  * gets its features and event names first; then the DSO follower and,
@@ -763,6 +814,7 @@ static int open_output(struct record *r)
 				 (u32)r->ctr.nr_events))
 			return -1;
 		pw_add_host_features(&r->sink.out, r->nr_cmdline, r->cmdline, r->wevs, (u32)r->ctr.nr_events);
+		add_group_desc(r);
 		if (r->compression)
 			sink_add_compressed(&r->sink, r->compression, ring_bytes(r));
 		pw_add_feature(&r->sink.out, PD_FEAT_SAMPLE_TIME, (u64[2]){ 0, 0 }, 16);
@@ -942,6 +994,7 @@ static int finish(struct record *r)
 		if (r->compression)
 			sink_add_compressed(&r->sink, r->compression, ring_bytes(r));
 		pw_add_host_features(&r->sink.out, r->nr_cmdline, r->cmdline, r->wevs, (u32)r->ctr.nr_events);
+		add_group_desc(r);
 	}
 	record_dsos_free(r->sink.dsos);
 	if (pw_close(&r->sink.out))

@@ -245,7 +245,7 @@ static int engine_record(void *vctx, struct pd_file *f, const struct pd_event *e
 		return 0;
 	if (!(evsel->attr.sample_type & PD_SAMPLE_READ))
 		return add_sample(eng, ev, evsel, &sample, &al);
-	while (engine_read_next(eng, f, evsel, &sample, &k, &member, &period)) {
+	while (pd_read_next(f, evsel, &sample, &eng->read_state, &k, &member, &period)) {
 		/* each its own copy: the chain's walk may change them */
 		struct pd_sample one = sample;
 		struct addr_location one_al = al;
@@ -344,6 +344,6 @@ void engine_free(struct engine *eng)
 	free(eng->sym_cache);
 	cursor_free(&eng->cursor);
 	free(eng->dwarf_chain.v);
-	engine_read_ids_free(&eng->read_ids);
+	pd_read_state_free(&eng->read_state);
 	free(eng);
 }

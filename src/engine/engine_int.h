@@ -31,6 +31,7 @@
 #include "engine.h"
 #include "../analysis/callchain.h"
 #include "../analysis/hist_int.h"
+#include "../format/read_values.h"
 #include "../session/chain.h"
 #include "../session/session_int.h"
 #include "../util/batchq.h"
@@ -219,13 +220,6 @@ struct rec_ahead {
  * sample (whose header is bigger than an item). */
 #define LOOKUPS_PER_BATCH (QUEUE_BATCH / sizeof(struct cc_item) + 1)
 
-/* The last value read of each id (readvals.c): open addressing. */
-struct read_ids {
-	u64 *id, *last;
-	u8 *used;
-	u32 mask, nr;
-};
-
 struct engine {
 	struct engine_config *cfg;	/* the caller's, completed by configure */
 	engine_configure_fn *configure;
@@ -277,7 +271,7 @@ struct engine {
 	struct sym_cache *sym_cache;	/* call graphs: the cache of the
 					   thread that looks symbols up */
 
-	struct read_ids read_ids;	/* PERF_SAMPLE_READ's last values */
+	struct pd_read_state read_state;	/* PERF_SAMPLE_READ's last values */
 
 	const struct engine_consumer *consumer;	/* engine_stream()'s */
 	/* the "trace" key's sample being printed: its kernel addresses
@@ -297,14 +291,6 @@ struct engine {
 int engine_setup(struct engine *eng, struct pd_file *f);
 /* The progress line: the share of the file read (unknown for a stream). */
 void engine_show_progress(struct engine *eng, const struct pd_file *f, u64 offset);
-
-/* readvals.c: a PERF_SAMPLE_READ sample (of event from) handed on once
- * per value read, as perf does: the next value's event and its growth
- * since that id's last sample (*k: the value's number, 0 at first).
- * Returns 0 when no value is left. */
-int engine_read_next(struct engine *eng, const struct pd_file *f, const struct pd_evsel *from,
-		     const struct pd_sample *s, u64 *k, struct pd_evsel **evsel, u64 *period);
-void engine_read_ids_free(struct read_ids *r);
 
 /* flat.c: the histogram thread's side of eng->flat_q */
 void flat_consume(void *arg, const void *items, size_t len);

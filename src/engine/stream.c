@@ -27,7 +27,7 @@ static int read_samples(struct engine *eng, const struct pd_file *f, struct engi
 	u64 k = 0, period;
 	int r;
 
-	while (engine_read_next(eng, f, from, &read, &k, &member, &period)) {
+	while (pd_read_next(f, from, &read, &eng->read_state, &k, &member, &period)) {
 		s->evsel = member;
 		s->sample = read;
 		s->sample.period = period;

@@ -454,6 +454,7 @@ void pd_close(struct pd_file *f)
 	struct pd_internal *in = f->in;
 
 	if (in) {
+		pd_read_state_free(&in->read_counts);
 		free(in->q);
 		free(in->q_tmp);
 		free(in->runs);

@@ -14,6 +14,7 @@
 #define PROF_FORMAT_READER_INTERNAL_H
 
 #include "reader.h"
+#include "read_values.h"
 
 #include <sys/mman.h>
 #include <zstd.h>
@@ -75,6 +76,8 @@ struct prefault;
 /* Reader state: the scanner's (window, decompression, id cache) and the
  * consumer's (queue, callbacks). */
 struct pd_internal {
+	struct pd_read_state read_counts;	/* READ samples' values as
+						   counted per event */
 	/* consumer: the ordered queue */
 	struct qent *q;		/* q[q_head..q_len) are queued, in arrival order
 				   except that q[q_head..q_sorted) is sorted */
@@ -128,5 +131,11 @@ int reader_stream_feature(struct pd_file *f, const struct pd_header *hdr, u64 of
 void prefault_start(struct pd_file *f);
 void prefault_stop(struct pd_file *f);
 void prefault_ask(struct prefault *p, u64 want, u64 drop);
+
+/* pd_parse_sample() without a message when the record is malformed
+ * (sample.c): for counting as the records are read, before the report
+ * meets them. */
+int pd_parse_sample_quiet(const struct pd_file *f, const struct pd_evsel *evsel,
+			  const struct pd_header *hdr, struct pd_sample *s);
 
 #endif

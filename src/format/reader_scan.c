@@ -446,6 +446,24 @@ static int decompress(struct pd_file *f, const u8 *src, u64 len, u64 offset)
 }
 
 
+/* A PERF_SAMPLE_READ sample counts once for each event whose value it
+ * hands on (read_values.h), as perf counts the samples it delivers; an
+ * event's values come in time order, so counting as they are read gives
+ * the same. */
+static void count_read(struct pd_file *f, struct pd_evsel *evsel, const struct pd_header *hdr)
+{
+	struct pd_sample s;
+	struct pd_evsel *member;
+	u64 k = 0, period;
+
+	if (pd_parse_sample_quiet(f, evsel, hdr, &s)) {
+		evsel->nr_samples++;	/* the report says what is wrong */
+		return;
+	}
+	while (pd_read_next(f, evsel, &s, &f->in->read_counts, &k, &member, &period))
+		member->nr_samples++;
+}
+
 /*
  * handle_record() of a kernel record (type below PD_REC_KERNEL_MAX, in
  * host order): counts it, finds its evsel and time, and queues or
@@ -462,8 +480,10 @@ static int kernel_record(struct pd_file *f, const struct pd_header *hdr, u64 off
 	count_type(f, type);
 	if (classify(f, hdr, &evsel, &time))
 		return 0;	/* sample with an unknown id: dropped, counted */
-	if (type == PD_REC_SAMPLE && evsel)
+	if (type == PD_REC_SAMPLE && evsel && !(evsel->attr.sample_type & PD_SAMPLE_READ))
 		evsel->nr_samples++;
+	else if (type == PD_REC_SAMPLE && evsel)
+		count_read(f, evsel, hdr);
 	if (type == PD_REC_LOST && hdr->size >= 24) {
 		f->stats.total_lost += pd_get64((const u8 *)hdr + 16);
 	} else if (type == PD_REC_LOST_SAMPLES && hdr->size >= 16) {

@@ -21,6 +21,7 @@
  * hostile count can neither overflow nor read past the record.
  */
 #include "reader.h"
+#include "reader_internal.h"
 #include "../util/error.h"
 
 /* The fixed-size fields that come before READ. */
@@ -78,8 +79,10 @@ read_prefix(u64 st, const u8 *p, struct pd_sample *s)
 	return p;
 }
 
-int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
-		    const struct pd_header *hdr, u64 offset, struct pd_sample *s)
+/* pd_parse_sample(); quiet: no message about a malformed record. */
+static inline int parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
+			       const struct pd_header *hdr, u64 offset, struct pd_sample *s,
+			       int quiet)
 {
 	struct cursor c = { (const u8 *)hdr + 8, (const u8 *)hdr + hdr->size };
 	u64 st = evsel->attr.sample_type;
@@ -254,11 +257,27 @@ int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
 	return 0;
 
 short_record:
+	if (quiet)
+		return -1;
 	return error("%s: sample record too short for its %s field at offset %#llx", f->path,
 		     what, (unsigned long long)offset);
 bad_count:
+	if (quiet)
+		return -1;
 	return error("%s: sample %s size exceeds its record at offset %#llx", f->path, what,
 		     (unsigned long long)offset);
+}
+
+int pd_parse_sample(const struct pd_file *f, const struct pd_evsel *evsel,
+		    const struct pd_header *hdr, u64 offset, struct pd_sample *s)
+{
+	return parse_sample(f, evsel, hdr, offset, s, 0);
+}
+
+int pd_parse_sample_quiet(const struct pd_file *f, const struct pd_evsel *evsel,
+			  const struct pd_header *hdr, struct pd_sample *s)
+{
+	return parse_sample(f, evsel, hdr, 0, s, 1);
 }
 
 int pd_parse_trailer(const struct pd_file *f, const struct pd_evsel *evsel,

@@ -205,7 +205,7 @@ int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_ev
 void pw_pipe_features(struct pw_file *w)
 {
 	static const u8 sent[] = {
-		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 21, 22, 25, 26, 27, 31,
+		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 21, 22, 25, 26, 27, 31,
 	};
 	struct pd_header h = { PD_REC_HEADER_FEATURE, 0, 16 };
 	u64 feat = PD_FEAT_PIPE_END_61;
@@ -404,6 +404,20 @@ static void add_event_desc(struct pw_file *w, const struct pw_event *evs, u32 nr
 			pb_u64(&b, evs[i].ids[j]);
 	}
 	pw_add_feature(w, PD_FEAT_EVENT_DESC, b.p, b.len);
+	free(b.p);
+}
+
+void pw_add_group_desc(struct pw_file *w, const struct pw_group *groups, u32 nr)
+{
+	struct pbuf b = { 0 };
+
+	pb_u32(&b, nr);
+	for (u32 i = 0; i < nr; i++) {
+		pb_str(&b, groups[i].name ? groups[i].name : "{anon_group}");
+		pb_u32(&b, groups[i].leader);
+		pb_u32(&b, groups[i].nr_members);
+	}
+	pw_add_feature(w, PD_FEAT_GROUP_DESC, b.p, b.len);
 	free(b.p);
 }
 

@@ -85,7 +85,7 @@ int pw_open(struct pw_file *w, const char *path, const struct pw_event *evs, u32
 int pw_open_pipe(struct pw_file *w, int fd, const char *path, const struct pw_event *evs, u32 nr);
 
 /* Pipe mode: writes the features set so far that perf 6.1 sends in a pipe
- * (bits 3-14, 16, 21, 22, 25, 26, 27 and 31) as HEADER_FEATURE records,
+ * (bits 3-14, 16, 17, 21, 22, 25, 26, 27 and 31) as HEADER_FEATURE records,
  * then perf 6.1's end marker. */
 void pw_pipe_features(struct pw_file *w);
 
@@ -103,6 +103,17 @@ void pw_add_feature(struct pw_file *w, unsigned feat, const void *payload, size_
 
 /* Sets feat to a perf string (u32 len, text NUL-padded to a multiple of 64). */
 void pw_add_string_feature(struct pw_file *w, unsigned feat, const char *s);
+
+/* One event group of GROUP_DESC. */
+struct pw_group {
+	const char *name;	/* NULL: perf's "{anon_group}" */
+	u32 leader;		/* the leader's event index */
+	u32 nr_members;		/* events in the group, the leader's too */
+};
+
+/* GROUP_DESC: u32 nr, then per group a perf string (its name), u32 the
+ * leader's index, u32 its number of events, as perf 6.1 writes it. */
+void pw_add_group_desc(struct pw_file *w, const struct pw_group *groups, u32 nr);
 
 /*
  * Adds the description of this machine and run: HOSTNAME, OSRELEASE,

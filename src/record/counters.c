@@ -136,9 +136,9 @@ int counters_read_threads(struct counters *c, const char *pid_list, const char *
 	return 0;
 }
 
-static int sys_perf_event_open(struct pd_attr *attr, pid_t pid, int cpu)
+static int sys_perf_event_open(struct pd_attr *attr, pid_t pid, int cpu, int group_fd)
 {
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
 /* The task slot t's pid for perf_event_open. */
@@ -158,6 +158,7 @@ static pid_t slot_pid(const struct counters *c, pid_t child, int t)
  */
 static int open_event(struct counters *c, struct record_event *ev, pid_t child, int is_default)
 {
+	int idx = (int)(ev - c->events);
 	const char *mods = strchr(ev->spec, ':');
 	int user_only = 0, to_cpu_clock = 0, opened = 0, slots = c->nr_cpus * c->nr_task_slots;
 
@@ -167,7 +168,12 @@ static int open_event(struct counters *c, struct record_event *ev, pid_t child, 
 		ev->fds[i] = -1;
 	for (int i = 0; i < slots; i++) {
 		int cpu = i / c->nr_task_slots, t = i % c->nr_task_slots;
-		int fd = sys_perf_event_open(&ev->attr, slot_pid(c, child, t), c->cpus[cpu]);
+		int group_fd = ev->leader != idx ? c->events[ev->leader].fds[i] : -1;
+		int fd;
+
+		if (ev->leader != idx && group_fd < 0)
+			continue;	/* its leader is not open there */
+		fd = sys_perf_event_open(&ev->attr, slot_pid(c, child, t), c->cpus[cpu], group_fd);
 
 		if (fd < 0 && (errno == EACCES || errno == EPERM) && !opened &&
 		    c->target != TARGET_CPUS &&
@@ -320,6 +326,28 @@ void counters_disable(const struct counters *c)
 	counters_ioctl(c, PERF_EVENT_IOC_DISABLE);
 }
 
+/* Reads fd's value, id and lost count into v: a group read (nr, then
+ * {value, id, lost} per event of the group) gives the entry of fd's own
+ * id.  Returns 0, or -1. */
+static int read_lost(const struct record_event *ev, int fd, u64 *v)
+{
+	u64 buf[1 + 3 * (COUNTERS_MAX_EVENTS + 1)], id;
+	ssize_t n;
+
+	if (!(ev->attr.read_format & PD_FORMAT_GROUP))
+		return read(fd, v, 3 * sizeof(u64)) == 3 * sizeof(u64) ? 0 : -1;
+	n = read(fd, buf, sizeof(buf));
+	if (n < (ssize_t)sizeof(u64) || ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		return -1;
+	for (u64 k = 0; k < buf[0] && (ssize_t)((1 + 3 * (k + 1)) * sizeof(u64)) <= n; k++) {
+		if (buf[1 + 3 * k + 1] == id) {
+			memcpy(v, &buf[1 + 3 * k], 3 * sizeof(u64));
+			return 0;
+		}
+	}
+	return -1;
+}
+
 void counters_write_lost(const struct counters *c, struct record_sink *s)
 {
 	for (int i = 0; i < c->nr_events; i++) {
@@ -333,7 +361,7 @@ void counters_write_lost(const struct counters *c, struct record_sink *s)
 			struct pd_header h = { PD_REC_LOST_SAMPLES, 0, 0 };
 			int n = 2 + 2;	/* header, lost, pid/tid, time */
 
-			if (ev->fds[slot] < 0 || read(ev->fds[slot], v, sizeof(v)) != sizeof(v) || !v[2])
+			if (ev->fds[slot] < 0 || read_lost(ev, ev->fds[slot], v) || !v[2])
 				continue;
 			rec[1] = v[2];
 			if (type & PD_SAMPLE_ID)

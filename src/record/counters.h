@@ -40,6 +40,11 @@ struct record_event {
 	struct pd_attr attr;
 	char *filter;		/* --filter: the tracepoint's filter, set on
 				   each counter (PERF_EVENT_IOC_SET_FILTER), or NULL */
+	int leader;		/* index of its group's leader in events[]
+				   (its own when it is in no group) */
+	int nr_members;		/* a leader's: events in its group, itself
+				   too (1 when in no group); 0 for a member */
+	int sample_read;	/* :S: the leader's samples read the group */
 	u64 *ids;		/* nr_ids valid ids */
 	u32 nr_ids;
 	int *fds;		/* [cpu * nr_task_slots + slot], -1 when not open */

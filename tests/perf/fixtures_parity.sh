@@ -56,11 +56,6 @@ not_yet=(
 	"kdab-perfparser/vector_static_gcc_perf.lbr.data callgraph LBR call stacks"
 	"kdab-perfparser/vector_static_gcc_perf.lbr.data children LBR call stacks"
 	"kdab-perfparser/vector_static_gcc_perf.lbr.data script LBR call stacks"
-	# event groups: one section per group, a column per member
-	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 flat event groups"
-	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 comm,dso event groups"
-	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 callgraph event groups"
-	"google-perf_data_converter/quipper/perf.data.group_desc-4.14 children event groups"
 )
 
 # aux_trace: files with an AUX area trace (Intel PT, CoreSight ETM), which

@@ -16,10 +16,18 @@
 # filter, -q, -g caller; script (default fields and a -F list); diff of two
 # recordings of one group (default, -c ratio).
 #
+# Recording: prof record of the same groups (flat, :S, -g, a pipe): the
+# attrs perf reads from prof's file (perf evlist -v) are those of perf's own
+# recording of the same command (but ksymbol and bpf_event, which prof
+# does not ask for), its "# group:" header line is perf's, perf's report
+# of prof's file has the same section lines (numbers aside) as its report
+# of its own, and prof's report of prof's file is perf's; a group the
+# kernel refuses is refused in one line.
+#
 # Comparison: stdout (trailing blanks and perf's tip line ignored) and the
 # exit status.
 
-# run-all: cost 55
+# run-all: cost 95
 . "$(dirname "$0")/../lib.sh"
 
 # group_rec NAME ARGS...: records ARGS into $TMP/NAME.data, or says why not
@@ -107,4 +115,86 @@ if [ -f "$fx" ]; then
 	scripts "group_desc-4.14" "$fx"
 else
 	skip "group_desc-4.14" "no fixture $fx"
+fi
+
+# ---- prof record --------------------------------------------------------------
+
+# attrs: perf evlist -v without what perf 6.1 adds and prof does not ask for
+attrs()
+{
+	perf evlist -v -i "$1" 2>/dev/null | sed 's/, ksymbol: 1, bpf_event: 1//'
+}
+
+# shape: perf report's section lines with their numbers left out
+shape()
+{
+	perf report --stdio -i "$1" "${@:2}" 2>/dev/null | grep -E '^# (Samples|Event count|  *Overhead|  *Children)' |
+		sed -e 's/[0-9][0-9]*/N/g' -e 's/ *$//'
+}
+
+# recorded NAME PERF-FILE ARGS...: prof record ARGS into $TMP/NAME-prof.data
+# and the checks against perf's PERF-FILE of the same ARGS
+recorded()
+{
+	local name=$1 theirs=$2 ours=$TMP/$1-prof.data pipe=0
+
+	shift 2
+	if [ "$1" = --pipe ]; then
+		pipe=1
+		shift
+	fi
+	if [ $pipe -eq 1 ]; then
+		"$PROF" record -q -o - "$@" -- "$TMP/bin/spin" >"$ours" 2>"$TMP/rec.err"
+	else
+		"$PROF" record -q -o "$ours" "$@" -- "$TMP/bin/spin" >/dev/null 2>"$TMP/rec.err"
+	fi
+	if [ $? -ne 0 ]; then
+		not_ok "prof record $name" "$(head -3 "$TMP/rec.err")"
+		return
+	fi
+	ok "prof record $name"
+	if [ $pipe -eq 0 ]; then
+		if [ "$(attrs "$ours")" = "$(attrs "$theirs")" ]; then
+			ok "prof record $name: attrs as perf's"
+		else
+			not_ok "prof record $name: attrs as perf's" "$(diff <(attrs "$theirs") <(attrs "$ours") | head -6)"
+		fi
+		if [ "$(perf report --header-only -i "$ours" 2>/dev/null | grep '^# group:')" = \
+		     "$(perf report --header-only -i "$theirs" 2>/dev/null | grep '^# group:')" ]; then
+			ok "prof record $name: GROUP_DESC as perf's"
+		else
+			not_ok "prof record $name: GROUP_DESC as perf's" \
+				"$(perf report --header-only -i "$ours" 2>&1 | grep -i group)"
+		fi
+	fi
+	if [ "$(shape "$ours")" = "$(shape "$theirs")" ] && [ -n "$(shape "$ours")" ]; then
+		ok "prof record $name: perf's report has the sections of its own recording's"
+	else
+		not_ok "prof record $name: perf's report has the sections of its own recording's" \
+			"$(diff <(shape "$theirs") <(shape "$ours") | head -6)"
+	fi
+	report_both "prof record $name: report" "$ours"
+	report_both "prof record $name: report --no-group" "$ours" --no-group
+}
+
+[ -s "$TMP/flat.data" ] && recorded flat "$TMP/flat.data" -e '{cpu-clock,task-clock}'
+[ -s "$TMP/leader.data" ] && recorded leader "$TMP/leader.data" -e '{task-clock,page-faults}:S'
+[ -s "$TMP/graph.data" ] && recorded graph "$TMP/graph.data" -g -e '{cpu-clock,page-faults}'
+[ -s "$TMP/pipe.data" ] && recorded pipe "$TMP/pipe.data" --pipe -e '{cpu-clock,task-clock}'
+if [ -s "$TMP/leader.data" ]; then
+	compare "prof record leader: script" "perf script -i '$TMP/leader-prof.data'" \
+		"'$PROF' script -i '$TMP/leader-prof.data'"
+fi
+
+# a group the kernel refuses: one line, as perf's refusal
+if perf record -q -o "$TMP/refused.data" -e '{cpu-clock,instructions}' -- true >/dev/null 2>&1; then
+	skip "prof record refused group" "this machine counts instructions: perf records the group"
+else
+	"$PROF" record -q -o "$TMP/refused-prof.data" -e '{cpu-clock,instructions}' -- true >/dev/null 2>"$TMP/refused.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$TMP/refused.err")" -eq 1 ]; then
+		ok "prof record refused group: one line, status $rc"
+	else
+		not_ok "prof record refused group: one line" "status $rc" "$(head -3 "$TMP/refused.err")"
+	fi
 fi

@@ -1,21 +1,28 @@
 /*
- * readvals.c - a PERF_SAMPLE_READ sample handed on as perf 6.1 hands it
- * on (util/session.c's deliver_sample_group() and deliver_sample_value()):
- * once per value read, as a sample of the value's event (found by its
- * id), whose period is the value's growth since that id's last sample;
- * a value of an unknown id, or one that did not grow, is not handed on.
+ * read_values.c - the values of a PERF_SAMPLE_READ sample as perf 6.1
+ * hands them on (util/session.c's deliver_sample_group() and
+ * deliver_sample_value()): once per value read, as a sample of the value's
+ * event (found by its id), whose period is the value's growth since that
+ * id's last sample; a value of an unknown id, or one that did not grow,
+ * is not handed on.
  *
- * Invariant: the last value of each id is kept across the whole read
- * (perf's sid->period), starting at 0.
+ * Layout of the READ field (read_format of the sample's event):
+ *   without FORMAT_GROUP: value, [enabled], [running], [id], [lost]
+ *   with FORMAT_GROUP:    nr, [enabled], [running], nr x {value, [id], [lost]}
+ * (decoded by pd_parse_sample() into s->read).
+ *
+ * Invariant: the last value of each id is kept in the caller's state
+ * across the whole read (perf's sid->period), starting at 0.
  */
-#include "engine_int.h"
+#include "read_values.h"
 #include "../util/error.h"
+#include "../util/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* The slot of id in the table (its own, or the empty one for it). */
-static u32 id_slot(const struct read_ids *r, u64 id)
+static u32 id_slot(const struct pd_read_state *r, u64 id)
 {
 	u32 i = (u32)hash_u64(id) & r->mask;
 
@@ -25,9 +32,9 @@ static u32 id_slot(const struct read_ids *r, u64 id)
 }
 
 /* Makes room for one more id. */
-static void grow(struct read_ids *r)
+static void grow(struct pd_read_state *r)
 {
-	struct read_ids old = *r;
+	struct pd_read_state old = *r;
 
 	r->mask = old.mask ? old.mask * 2 + 1 : 63;
 	r->id = xmalloc(((size_t)r->mask + 1) * sizeof(*r->id));
@@ -49,7 +56,7 @@ static void grow(struct read_ids *r)
 }
 
 /* The growth of id's value to v since its last sample. */
-static u64 growth(struct read_ids *r, u64 id, u64 v)
+static u64 growth(struct pd_read_state *r, u64 id, u64 v)
 {
 	u32 k;
 	u64 d;
@@ -68,8 +75,8 @@ static u64 growth(struct read_ids *r, u64 id, u64 v)
 	return d;
 }
 
-int engine_read_next(struct engine *eng, const struct pd_file *f, const struct pd_evsel *from,
-		     const struct pd_sample *s, u64 *k, struct pd_evsel **evsel, u64 *period)
+int pd_read_next(const struct pd_file *f, const struct pd_evsel *from, const struct pd_sample *s,
+		 struct pd_read_state *st, u64 *k, struct pd_evsel **evsel, u64 *period)
 {
 	int has_id = !!(from->attr.read_format & PD_FORMAT_ID);
 
@@ -90,7 +97,7 @@ int engine_read_next(struct engine *eng, const struct pd_file *f, const struct p
 		(*k)++;
 		if (!has_id || !(e = pd_evsel_by_id(f, id)))
 			continue;	/* perf's nr_unknown_id */
-		*period = growth(&eng->read_ids, id, v);
+		*period = growth(st, id, v);
 		if (!*period)
 			continue;
 		*evsel = e;
@@ -99,7 +106,7 @@ int engine_read_next(struct engine *eng, const struct pd_file *f, const struct p
 	return 0;
 }
 
-void engine_read_ids_free(struct read_ids *r)
+void pd_read_state_free(struct pd_read_state *r)
 {
 	free(r->id);
 	free(r->last);
