@@ -48,7 +48,7 @@ DEPS := $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(ASSERT_OBJ:.o=.d)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 # file generators for the shell tests (built by the unit rule, not run by it)
-GEN_BIN := build/tests/gen_chains build/tests/gen_records build/tests/gen_ties build/tests/gen_branches
+GEN_BIN := build/tests/gen_chains build/tests/gen_groups build/tests/gen_records build/tests/gen_ties build/tests/gen_branches
 
 all: prof
 

@@ -16,6 +16,14 @@
 # filter, -q, -g caller; script (default fields and a -F list); diff of two
 # recordings of one group (default, -c ratio).
 #
+# Synthetic files (build/tests/gen_groups, tests/unit/gen_groups.c), in
+# file and pipe mode: ties in the leader's counts broken by the members',
+# keys only one member has, a group of three with a member missing on a
+# key, a leader without samples (perf leaves the group out), a named group
+# after another event and a second group, leader-sampling reads whose
+# values do not grow, go back or have an id no event has; report (groups,
+# --no-group, --group, -n, --sort dso and sym), --stats and script.
+#
 # Recording: prof record of the same groups (flat, :S, -g, a pipe): the
 # attrs perf reads from prof's file (perf evlist -v) are those of perf's own
 # recording of the same command (but ksymbol and bpf_event, which prof
@@ -27,7 +35,7 @@
 # Comparison: stdout (trailing blanks and perf's tip line ignored) and the
 # exit status.
 
-# run-all: cost 95
+# run-all: cost 140
 . "$(dirname "$0")/../lib.sh"
 
 # group_rec NAME ARGS...: records ARGS into $TMP/NAME.data, or says why not
@@ -115,6 +123,102 @@ if [ -f "$fx" ]; then
 	scripts "group_desc-4.14" "$fx"
 else
 	skip "group_desc-4.14" "no fixture $fx"
+fi
+
+# ---- synthetic files -----------------------------------------------------------
+
+gen=$ROOT/build/tests/gen_groups
+if [ ! -x "$gen" ] || [ "$ROOT/tests/unit/gen_groups.c" -nt "$gen" ]; then
+	make -s -C "$ROOT" build/tests/gen_groups >/dev/null 2>&1
+fi
+
+# synthetic NAME: the file of the lines on stdin, in file and pipe mode,
+# and the checks on both
+synthetic()
+{
+	local name=$1 mode
+
+	cat >"$TMP/$name.txt"
+	for mode in file pipe; do
+		if ! "$gen" "$TMP/$name-$mode.data" $([ $mode = pipe ] && echo pipe) <"$TMP/$name.txt" 2>"$TMP/gen.err"; then
+			not_ok "synthetic $name ($mode)" "$(cat "$TMP/gen.err")"
+			continue
+		fi
+		report_both "synthetic $name ($mode)" "$TMP/$name-$mode.data"
+		report_both "synthetic $name ($mode) --no-group" "$TMP/$name-$mode.data" --no-group
+		report_both "synthetic $name ($mode) --group -n" "$TMP/$name-$mode.data" --group -n
+		report_both "synthetic $name ($mode) --sort sym" "$TMP/$name-$mode.data" --sort sym
+		report_both "synthetic $name ($mode) --sort dso" "$TMP/$name-$mode.data" --sort dso
+		compare "synthetic $name ($mode) --stats" \
+			"perf report --stats -i '$TMP/$name-$mode.data' 2>/dev/null" \
+			"'$PROF' report --stats -i '$TMP/$name-$mode.data'"
+		compare "synthetic $name ($mode) script" "perf script -i '$TMP/$name-$mode.data' 2>/dev/null" \
+			"'$PROF' script -i '$TMP/$name-$mode.data'"
+	done
+}
+
+if [ ! -x "$gen" ]; then
+	not_ok "synthetic files: build/tests/gen_groups could not be built"
+else
+	synthetic ties <<-'EOF'
+	event 0
+	event 1
+	event 2
+	group 0 3
+	comm 10 10 prog
+	# two keys the leader ties on, the members break the tie
+	sample 0 10 10 0x1000 5
+	sample 0 10 10 0x2000 5
+	sample 1 10 10 0x1000 1
+	sample 1 10 10 0x2000 3
+	sample 2 10 10 0x2000 1
+	sample 2 10 10 0x1000 1
+	# a key only the second member has, one only the first has
+	sample 2 10 10 0x3000 7
+	sample 1 10 10 0x4000 2
+	# ties in the leader and the first member, the second decides
+	sample 0 10 10 0x5000 4
+	sample 0 10 10 0x6000 4
+	sample 1 10 10 0x5000 2
+	sample 1 10 10 0x6000 2
+	sample 2 10 10 0x6000 9
+	EOF
+	synthetic noleader <<-'EOF'
+	event 0
+	event 1
+	event 2
+	group 1 2
+	comm 10 10 prog
+	sample 0 10 10 0x1000 5
+	sample 2 10 10 0x2000 3
+	sample 2 10 10 0x1000 1
+	EOF
+	synthetic named <<-'EOF'
+	event 0
+	event 1
+	event 2
+	event 3
+	group 0 2 mygroup
+	group 2 2
+	comm 10 10 prog
+	sample 3 10 10 0x1000 5
+	sample 1 10 10 0x2000 3
+	sample 0 10 10 0x1000 1
+	sample 2 10 10 0x1000 1
+	EOF
+	synthetic reads <<-'EOF'
+	event 1 read
+	event 2 read
+	group 0 2
+	comm 10 10 prog
+	read 0 10 10 0x1000 0=100 1=1
+	# a member value that did not grow, one that went back
+	read 0 10 10 0x2000 0=250 1=1
+	read 0 10 10 0x1000 0=300 1=0
+	# an id no event has, and the leader's value unchanged
+	read 0 10 10 0x3000 0=300 0x999=5 1=4
+	read 0 10 10 0x4000 0=400 1=6
+	EOF
 fi
 
 # ---- prof record --------------------------------------------------------------

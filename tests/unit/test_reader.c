@@ -28,6 +28,7 @@
 
 #include "format/reader.h"
 #include "util/error.h"
+#include "format/read_values.h"
 #include "synth.h"
 
 /* ------------------------------------------------------------ helpers --- */
@@ -432,6 +433,69 @@ static void check_two_evsels(int ident)
 
 static void test_ids_sample_id(void **state) { (void)state; check_two_evsels(0); }
 static void test_ids_identifier(void **state) { (void)state; check_two_evsels(1); }
+
+/* pd_read_next() over a group read: each value as a sample of its id's
+ * event with its growth since that id's last read; values that did not
+ * grow and ids no event has are not handed on; the reader counts each
+ * event's samples so. */
+static void test_read_values(void **state)
+{
+	struct synth s;
+	struct pd_file f;
+	struct cap c;
+	struct pd_attr a = { .type = PD_TYPE_SOFTWARE, .size = 128, .sample_period = 1,
+			     .sample_type = PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
+					    PD_SAMPLE_READ,
+			     .read_format = PD_FORMAT_ID | PD_FORMAT_GROUP };
+	static const u64 reads[][6] = {	/* {value, id} each */
+		{ 100, 11, 1, 21, 0, 0 },	/* both grow from 0 */
+		{ 250, 11, 1, 21, 0, 0 },	/* the member does not grow */
+		{ 250, 11, 5, 99, 4, 21 },	/* the leader does not grow; 99 is no id */
+	};
+	static const u32 nr[] = { 2, 2, 3 };
+	static const int want_evsel[] = { 0, 1, 0, 1 };
+	static const u64 want_period[] = { 100, 1, 150, 3 };
+	struct pd_read_state st = { 0 };
+	int got = 0;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	synth_init(&s, 0);
+	synth_attr(&s, &a, (u64[]){ 11 }, 1);
+	synth_attr(&s, &a, (u64[]){ 21 }, 1);
+	for (int i = 0; i < 3; i++) {
+		struct pd_sample v = { .pid = 1, .tid = 1, .time = 10 + (u64)i, .id = 11 };
+		u64 values[6];
+
+		memcpy(values, reads[i], sizeof(values));
+		v.read.nr = nr[i];
+		v.read.values = (const u8 *)values;
+		synth_sample(&s, 0, 0, &v);
+	}
+	synth_round(&s);
+	assert_int_equal(run_synth(&s, &f, &c, 0), 0);
+	/* counted as perf delivers them: the leader twice, the member twice */
+	assert_int_equal(f.evsel[0].nr_samples, 2);
+	assert_int_equal(f.evsel[1].nr_samples, 2);
+	for (int i = 0; i < 3; i++) {
+		struct pd_sample v = { .read.nr = nr[i], .read.values = (const u8 *)reads[i],
+				       .read.value_words = 2 };
+		struct pd_evsel *e;
+		u64 k = 0, period;
+
+		while (pd_read_next(&f, &f.evsel[0], &v, &st, &k, &e, &period)) {
+			assert_true(got < 4);
+			assert_int_equal(e->idx, want_evsel[got]);
+			assert_int_equal(period, want_period[got]);
+			got++;
+		}
+	}
+	assert_int_equal(got, 4);
+	pd_read_state_free(&st);
+	cap_free(&c);
+	pd_close(&f);
+	synth_free(&s);
+}
 
 /* Many ids (the id map grows). */
 static void test_ids_many(void **state)
@@ -2175,6 +2239,7 @@ int main(void)
 		cmocka_unit_test(test_ids_sample_id),
 		cmocka_unit_test(test_ids_identifier),
 		cmocka_unit_test(test_ids_many),
+		cmocka_unit_test(test_read_values),
 		cmocka_unit_test(test_order_rounds),
 		cmocka_unit_test(test_order_equal_times),
 		cmocka_unit_test(test_order_immediate),
