@@ -233,7 +233,7 @@ attrs()
 shape()
 {
 	perf report --stdio -i "$1" "${@:2}" 2>/dev/null | grep -E '^# (Samples|Event count|  *Overhead|  *Children)' |
-		sed -e 's/[0-9][0-9]*/N/g' -e 's/ *$//'
+		sed -e 's/[0-9][0-9]*[ KMG] of /N of /' -e 's/[0-9][0-9]*/N/g' -e 's/ *$//'
 }
 
 # recorded NAME PERF-FILE ARGS...: prof record ARGS into $TMP/NAME-prof.data
