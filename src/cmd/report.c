@@ -186,6 +186,28 @@ static int parse_time(struct report_ctx *ctx, struct pd_file *f)
 }
 
 /*
+ * -C: the CPU list parsed into ctx->cpu_bitmap.  Returns -1 on a bad list,
+ * 1 when perf gives up after its preamble (a file without CPU numbers, or
+ * a CPU out of the recording machine's range; the error printed), 0 to go
+ * on.
+ */
+static int cpu_filter_setup(struct report_ctx *ctx, struct pd_file *f, u64 sample_type)
+{
+	if (!(sample_type & PD_SAMPLE_CPU)) {
+		error("file does not contain CPU events: remove -C to proceed");
+		return 1;
+	}
+	switch (cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, pd_feature_nr_cpus(f, CPU_LIST_MAX))) {
+	case 0:
+		return 0;
+	case -1:
+		return -1;
+	default:	/* a CPU out of the recording machine's range */
+		return 1;
+	}
+}
+
+/*
  * The engine's configure hook: what the flat report decides once the
  * events are known (a stream's: at the first record after them): what
  * their sample types allow (perf's rules for call graphs, children mode
@@ -277,15 +299,11 @@ static int report_configure(void *arg, struct pd_file *f, struct engine_config *
 	hist_layout_elide(lay, !!so->elide_comm, !!so->elide_dso, !!so->elide_sym);
 
 	if (ctx->cpus) {
-		int r = 0;
+		int r = cpu_filter_setup(ctx, f, sample_type);
 
-		if (!(sample_type & PD_SAMPLE_CPU))
-			error("file does not contain CPU events: remove -C to proceed");
-		else
-			r = cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, pd_feature_nr_cpus(f, CPU_LIST_MAX));
-		if (r == -1)
+		if (r < 0)
 			return -1;
-		if (r || !(sample_type & PD_SAMPLE_CPU)) {
+		if (r > 0) {
 			/* perf gives up after its preamble, and exits 0 */
 			pager_start();
 			report_stdio_begin(stdout, lay, so, 0);
@@ -543,15 +561,11 @@ static int branch_configure(void *arg, struct pd_file *f, struct engine_config *
 		return -1;
 	ctx->filtering = ctx->comms || ctx->dsos || ctx->symbols || ctx->pids || ctx->tids;
 	if (ctx->cpus) {
-		int r = 0;
+		int r = cpu_filter_setup(ctx, f, sample_type);
 
-		if (!(sample_type & PD_SAMPLE_CPU))
-			error("file does not contain CPU events: remove -C to proceed");
-		else
-			r = cpu_list_parse(ctx->cpus, &ctx->cpu_bitmap, pd_feature_nr_cpus(f, CPU_LIST_MAX));
-		if (r == -1)
+		if (r < 0)
 			return -1;
-		if (r || !(sample_type & PD_SAMPLE_CPU)) {
+		if (r > 0) {
 			pager_start();
 			report_stdio_begin(stdout, &ctx->lay, so, 0);
 			return 1;
