@@ -10,27 +10,9 @@
  * Invariant: nothing here changes the histogram.
  */
 #include "branch_stdio.h"
+#include "report_stdio.h"
 
 #include <string.h>
-
-/* perf's convert_unit(): 1K is more than 1000, printed truncated. */
-static unsigned long convert_unit(unsigned long v, char *unit)
-{
-	*unit = ' ';
-	if (v > 1000) {
-		v /= 1000;
-		*unit = 'K';
-	}
-	if (v > 1000) {
-		v /= 1000;
-		*unit = 'M';
-	}
-	if (v > 1000) {
-		v /= 1000;
-		*unit = 'G';
-	}
-	return v;
-}
 
 static void print_titles(FILE *out, const struct branch_hist *bh)
 {
@@ -169,7 +151,7 @@ void branch_stdio_hist(FILE *out, const struct branch_hist *bh, const char *evna
 		unsigned long nr = o->relative ? bh->nr_non_filtered_samples : bh->nr_samples;
 		char unit;
 
-		nr = convert_unit(nr, &unit);
+		nr = report_convert_unit(nr, &unit);
 		fprintf(out, "# Samples: %lu%c of event '%s'", nr, unit, evname);
 		if (o->time_str)
 			fprintf(out, " (time slices: %s)", o->time_str);

@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* perf's convert_unit(): 1K is more than 1000, printed truncated. */
-static unsigned long convert_unit(unsigned long v, char *unit)
+unsigned long report_convert_unit(unsigned long v, char *unit)
 {
 	*unit = ' ';
 	if (v > 1000) {
@@ -508,7 +507,7 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname, in
 			nr += o->relative ? mh->nr_non_filtered_samples : mh->nr_samples;
 			count += total_of(mh, o);
 		}
-		nr = convert_unit(nr, &unit);
+		nr = report_convert_unit(nr, &unit);
 		fprintf(out, "# Samples: %lu%c of event%s '%s'", nr, unit, plural ? "s" : "",
 			evname);
 		if (o->time_str)

@@ -46,4 +46,8 @@ void report_stdio_hists(FILE *out, const struct hists *h, const char *evname, in
 /* The trailing tip block. */
 void report_stdio_end(FILE *out, const struct report_stdio_opts *o);
 
+/* perf's convert_unit(): v in K, M or G (each step when v is more than
+ * 1000, truncated), the unit letter (or ' ') in *unit. */
+unsigned long report_convert_unit(unsigned long v, char *unit);
+
 #endif
